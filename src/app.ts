@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { registerAdminRoutes } from './admin/routes.ts';
+import type { Database } from './db/index.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { registerGatewayRoutes } from './http/gateway-routes.ts';
+import { registerHealthRoutes } from './http/health-routes.ts';
+import { loggerOptions } from './http/logging.ts';
+import { registerOpenApiRoute } from './http/openapi-route.ts';
+
+export interface AppDeps {
+  db: Database;
+  adminApiKey: string;
+  publicBaseUrl: string;
+  rateLimit: { rps: number; burst: number };
+  logLevel?: string;
+  /** Where log lines go (tests capture them); stdout when absent. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Builds the HTTP app without listening: the server and the tests both use it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(deps.logLevel ?? 'info', deps.logStream),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    requestIdLogLabel: 'request_id',
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    trustProxy: true,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app);
+  registerHealthRoutes(app, deps);
+  registerOpenApiRoute(app);
+  await app.register(async (scope) => registerGatewayRoutes(scope, deps));
+  await app.register(async (scope) => registerAdminRoutes(scope, deps), { prefix: '/v1/admin' });
+  return app;
+}

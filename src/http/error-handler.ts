@@ -1,0 +1,38 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, appError } from '../errors.ts';
+
+/**
+ * One error shape everywhere: {error, error_code, details?}. Expected failures are AppErrors;
+ * Fastify's own errors are translated; anything else is SERVER_ERROR with no internals leaked.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const known = toAppError(err);
+    if (known.status >= 500) request.log.error({ err }, 'request failed');
+    else request.log.info({ error_code: known.code }, 'request rejected');
+    return reply.code(known.status).headers(known.headers).send(known.toBody());
+  });
+  // Never echo the URL: a /v/<TOKEN> path must not come back in a body or a log line.
+  app.setNotFoundHandler((_request, reply) => {
+    const err = appError('NOT_FOUND');
+    return reply.code(err.status).send(err.toBody());
+  });
+}
+
+export function toAppError(err: FastifyError | Error): AppError {
+  if (err instanceof AppError) return err;
+  const code = (err as FastifyError).code;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return appError('PAYLOAD_TOO_LARGE', 'The body must be at most 262144 bytes');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return appError('INVALID_JSON', 'The body must be a JSON object');
+    case 'FST_ERR_VALIDATION':
+      return appError('VALIDATION_ERROR', err.message);
+  }
+  const status = (err as FastifyError).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return appError('VALIDATION_ERROR', err.message);
+  return appError('SERVER_ERROR');
+}

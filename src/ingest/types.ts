@@ -1,0 +1,22 @@
+/** A flag raised on one field: the lead is still created, the raw value kept in custom_fields. */
+export interface FieldWarning {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Canonical lead fields by their spec names; only fields that were sent (and valid) are present. */
+export type LeadFields = Record<string, string | number | boolean | string[]>;
+
+export interface MappedSubmission {
+  /** Canonical fields, normalized. Always has `name` when the submission named the contact. */
+  lead: LeadFields;
+  /** Unknown fields, losing aliases, invalid raw values and the sender's own custom_fields. */
+  custom_fields: JsonObject;
+  warnings: FieldWarning[];
+  /** Control fields of the request itself, never stored on the lead. */
+  control: { listen: boolean; idempotency_key: JsonValue | undefined };
+}

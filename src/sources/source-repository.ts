@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { iso, type Queryable } from '../db/index.ts';
+import { hashToken, newSourceToken } from './tokens.ts';
+
+/** What a valid token resolves to: the receiving agent and the lead source. */
+export interface AuthenticatedSource {
+  agent_id: string;
+  source_id: string;
+  source_name: string;
+  agent_timezone: string;
+  signing_key: string | null;
+  auto_sync_enabled: boolean;
+}
+
+export interface SourceRow {
+  source_id: string;
+  agent_id: string;
+  name: string;
+  active: boolean;
+  created_at: string;
+  updated_at: string;
+  has_signing_key: boolean;
+}
+
+/**
+ * Looks the token up on every request (no cache), so a regenerated or disabled token is refused
+ * on the very next request by every running instance.
+ */
+export async function findActiveSourceByToken(db: Queryable, token: string): Promise<AuthenticatedSource | null> {
+  const { rows } = await db.query<AuthenticatedSource>(
+    `SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
+            EXISTS (SELECT 1 FROM sync_destinations d
+                     WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active) AS auto_sync_enabled
+       FROM sources s JOIN agents a ON a.agent_id = s.agent_id
+      WHERE s.token_hash = $1 AND s.active`,
+    [hashToken(token)],
+  );
+  return rows[0] ?? null;
+}
+
+const SOURCE_COLUMNS = `source_id, agent_id, name, active, created_at, updated_at, signing_key IS NOT NULL AS has_signing_key`;
+
+export async function createSource(
+  db: Queryable,
+  agentId: string,
+  name: string,
+): Promise<{ source: SourceRow; token: string }> {
+  const token = newSourceToken();
+  const { rows } = await db.query<SourceRow>(
+    `INSERT INTO sources (agent_id, source_id, name, token_hash) VALUES ($1, $2, $3, $4) RETURNING ${SOURCE_COLUMNS}`,
+    [agentId, randomUUID(), name, hashToken(token)],
+  );
+  return { source: toSource(rows[0]), token };
+}
+
+export async function regenerateSourceToken(
+  db: Queryable,
+  sourceId: string,
+): Promise<{ source: SourceRow; token: string } | null> {
+  const token = newSourceToken();
+  const { rows } = await db.query<SourceRow>(
+    `UPDATE sources SET token_hash = $2, updated_at = now() WHERE source_id = $1 RETURNING ${SOURCE_COLUMNS}`,
+    [sourceId, hashToken(token)],
+  );
+  return rows[0] ? { source: toSource(rows[0]), token } : null;
+}
+
+export async function getSource(db: Queryable, sourceId: string): Promise<SourceRow | null> {
+  const { rows } = await db.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE source_id = $1`, [
+    sourceId,
+  ]);
+  return rows[0] ? toSource(rows[0]) : null;
+}
+
+export async function listSources(db: Queryable, agentId: string): Promise<SourceRow[]> {
+  const { rows } = await db.query<SourceRow>(
+    `SELECT ${SOURCE_COLUMNS} FROM sources WHERE agent_id = $1 ORDER BY created_at, source_id`,
+    [agentId],
+  );
+  return rows.map(toSource);
+}
+
+export async function updateSource(
+  db: Queryable,
+  sourceId: string,
+  patch: { active?: boolean; name?: string; signing_key?: string | null },
+): Promise<SourceRow | null> {
+  const { rows } = await db.query<SourceRow>(
+    `UPDATE sources SET
+        active = COALESCE($2, active),
+        name = COALESCE($3, name),
+        signing_key = CASE WHEN $4::boolean THEN $5 ELSE signing_key END,
+        updated_at = now()
+      WHERE source_id = $1 RETURNING ${SOURCE_COLUMNS}`,
+    [sourceId, patch.active ?? null, patch.name ?? null, patch.signing_key !== undefined, patch.signing_key ?? null],
+  );
+  return rows[0] ? toSource(rows[0]) : null;
+}
+
+function toSource(row: SourceRow | undefined): SourceRow {
+  if (!row) throw new Error('expected a source row');
+  return { ...row, created_at: iso(row.created_at), updated_at: iso(row.updated_at) };
+}
+

@@ -1,0 +1,62 @@
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import type { Database } from '../../src/db/index.ts';
+import { createAgent } from '../../src/admin/agent-repository.ts';
+import { createSource } from '../../src/sources/source-repository.ts';
+import { createTestDb, type TestDb } from './db.ts';
+
+export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  testDb: TestDb;
+  /** Every log line the app wrote, raw. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  opts: { rateLimit?: { rps: number; burst: number }; db?: Database; testDb?: TestDb } = {},
+): Promise<TestApp> {
+  const testDb = opts.testDb ?? (await createTestDb());
+  const db = opts.db ?? testDb.db;
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      logs.push(chunk.toString());
+      cb();
+    },
+  });
+  const app = await buildApp({
+    db,
+    adminApiKey: ADMIN_KEY,
+    publicBaseUrl: 'http://127.0.0.1:3000/v1',
+    rateLimit: opts.rateLimit ?? { rps: 0, burst: 1 },
+    logLevel: 'debug',
+    logStream,
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    testDb,
+    logs,
+    async close() {
+      await app.close();
+      if (!opts.testDb) await testDb.cleanup();
+    },
+  };
+}
+
+/** An agent with one active lead source; returns the token in full. */
+export async function seedSource(
+  db: Database,
+  agentName = 'Agent Smith',
+  timezone = 'America/Chicago',
+): Promise<{ agent_id: string; source_id: string; token: string }> {
+  const agent = await createAgent(db, { name: agentName, timezone });
+  const { source, token } = await createSource(db, agent.agent_id, `${agentName} source`);
+  return { agent_id: agent.agent_id, source_id: source.source_id, token };
+}

@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+import { createDb, type Database } from '../../src/db/index.ts';
+import { migrate } from '../../src/db/migrate.ts';
+
+/** Set by CI (and `npm run test:pg`): run the suite against this PostgreSQL server, else PGlite. */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+export const DRIVER = TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+export interface TestDb {
+  db: Database;
+  /** A URL other processes can use to reach the same schema (PostgreSQL only). */
+  url: string | undefined;
+  cleanup(): Promise<void>;
+}
+
+/** A URL whose connections use `schema` as search_path. */
+export function urlWithSchema(base: string, schema: string): string {
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return url.toString();
+}
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or on PostgreSQL a schema
+ * of its own (so test files run in parallel without seeing each other).
+ */
+export async function createTestDb(): Promise<TestDb> {
+  if (!TEST_DATABASE_URL) {
+    const db = await createDb({});
+    await migrate(db);
+    return { db, url: undefined, cleanup: () => db.close() };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = await createDb({ databaseUrl: TEST_DATABASE_URL });
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = urlWithSchema(TEST_DATABASE_URL, schema);
+  const db = await createDb({ databaseUrl: url });
+  await migrate(db);
+  return {
+    db,
+    url,
+    async cleanup() {
+      await db.close();
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.close();
+    },
+  };
+}
