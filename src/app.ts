@@ -26,7 +26,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'request_id',
     exposeHeadRoutes: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',

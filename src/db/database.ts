@@ -29,11 +29,8 @@ export interface PgError extends Error {
 }
 
 export function isPgError(err: unknown): err is PgError {
-  return (
-    err instanceof Error &&
-    typeof (err as { code?: unknown }).code === 'string' &&
-    /^[0-9A-Z]{5}$/.test((err as { code: string }).code)
-  );
+  const code: unknown = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
 /** SQLSTATE class 23: integrity constraint violation. */

@@ -1,0 +1,40 @@
+/**
+ * Token bucket per source, in this process: `rps` sustained, `burst` at once. With several
+ * gateway processes each keeps its own buckets (documented in docs/decisions.md); revocation,
+ * idempotency and dedupe, which must be exact, live in the database instead.
+ */
+export interface RateLimiter {
+  /** 0 when the request may go on, else the seconds to wait (for Retry-After). */
+  take(key: string, nowMs?: number): number;
+}
+
+export function createRateLimiter({ rps, burst }: { rps: number; burst: number }): RateLimiter {
+  if (rps <= 0) return { take: () => 0 };
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  const MAX_BUCKETS = 50_000;
+  return {
+    take(key, nowMs = Date.now()) {
+      const bucket = buckets.get(key) ?? { tokens: burst, at: nowMs };
+      bucket.tokens = Math.min(burst, bucket.tokens + ((nowMs - bucket.at) / 1000) * rps);
+      bucket.at = nowMs;
+      if (buckets.size >= MAX_BUCKETS && !buckets.has(key)) evictFull(buckets, burst, rps, nowMs);
+      buckets.set(key, bucket);
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        return 0;
+      }
+      return Math.max(1, Math.ceil((1 - bucket.tokens) / rps));
+    },
+  };
+}
+
+function evictFull(
+  buckets: Map<string, { tokens: number; at: number }>,
+  burst: number,
+  rps: number,
+  nowMs: number,
+): void {
+  for (const [key, b] of buckets) {
+    if (b.tokens + ((nowMs - b.at) / 1000) * rps >= burst) buckets.delete(key);
+  }
+}

@@ -1,0 +1,63 @@
+import { resolveSchedule, type ResolvedAppointment } from '../appointments/schedule.ts';
+import { mapSubmission } from '../ingest/map-submission.ts';
+import { defineOwn } from '../ingest/sanitize.ts';
+import type { FieldWarning, JsonObject, LeadFields, MappedSubmission } from '../ingest/types.ts';
+import type { LeadStatus } from './lead-repository.ts';
+
+/** A delivery as it would land: the same for a live delivery and a Listen-mode preview. */
+export interface PreparedLead {
+  fields: LeadFields;
+  custom_fields: JsonObject;
+  status: LeadStatus;
+  appointment: ResolvedAppointment | null;
+  /** The contact's time zone as told or inferred (null when nothing tells it). */
+  timezone: string | null;
+  warnings: FieldWarning[];
+  control: MappedSubmission['control'];
+  hasName: boolean;
+}
+
+/** Raw body → the lead to store. Pure; the agent's time zone is the last inference fallback. */
+export function prepareLead(body: JsonObject, agentTimezone: string): PreparedLead {
+  const mapped = mapSubmission(body);
+  const fields: LeadFields = { ...mapped.lead };
+  const custom = mapped.custom_fields;
+  const warnings = [...mapped.warnings];
+
+  const schedule = resolveSchedule(fields, agentTimezone);
+  warnings.push(...schedule.warnings);
+  for (const [field, raw] of Object.entries(schedule.rejected)) {
+    delete fields[field];
+    if (!Object.hasOwn(custom, field)) defineOwn(custom, field, raw);
+  }
+  const status: LeadStatus = schedule.appointment ? 'Scheduled' : 'New';
+
+  // The gateway decides the status; a sender's own status is kept, not obeyed.
+  const sentStatus = fields.status;
+  delete fields.status;
+  if (sentStatus !== undefined && sentStatus !== status && !Object.hasOwn(custom, 'status')) {
+    defineOwn(custom, 'status', sentStatus);
+    warnings.push({
+      field: 'status',
+      code: 'STATUS_IGNORED',
+      message: `The gateway sets the status (${status}); the sent value is kept in custom_fields`,
+    });
+  }
+
+  if (schedule.appointment) {
+    fields.scheduled_at = schedule.appointment.scheduled_at;
+    fields.appointment_timezone = schedule.appointment.appointment_timezone;
+    fields.schedule_type = schedule.appointment.schedule_type;
+  }
+  const name = typeof fields.name === 'string' ? fields.name.trim() : '';
+  return {
+    fields,
+    custom_fields: custom,
+    status,
+    appointment: schedule.appointment,
+    timezone: schedule.timezone,
+    warnings,
+    control: mapped.control,
+    hasName: name !== '',
+  };
+}

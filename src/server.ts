@@ -1,0 +1,156 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { createDb, type Database } from './db/index.ts';
+import { migrate } from './db/migrate.ts';
+import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.ts';
+import { ensureDemoSource, type DemoSource } from './admin/demo.ts';
+import { purgeExpiredKeys } from './idempotency/idempotency-key.ts';
+import { GATEWAY_PATH } from './http/gateway-routes.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  db: Database;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Opens the configured database; for the embedded one, first takes the DATA_DIR lock. */
+async function openDatabase(config: Config): Promise<{ db: Database; lock: DataDirLock | null }> {
+  if (config.databaseUrl) return { db: await createDb({ databaseUrl: config.databaseUrl }), lock: null };
+  const lock = acquireDataDirLock(config.dataDir);
+  try {
+    return { db: await createDb({ pgliteDir: join(config.dataDir, 'pgdata') }), lock };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+export async function runMigrations(config: Config): Promise<string[]> {
+  const { db, lock } = await openDatabase(config);
+  try {
+    return await migrate(db);
+  } finally {
+    await db.close();
+    lock?.release();
+  }
+}
+
+/** The admin key: ADMIN_API_KEY, else DATA_DIR/admin.key, generated (mode 0600) on first start. */
+export function resolveAdminKey(config: Config): { key: string; generated: boolean } {
+  if (config.adminApiKey) return { key: config.adminApiKey, generated: false };
+  const file = join(config.dataDir, 'admin.key');
+  if (existsSync(file)) return { key: readFileSync(file, 'utf8').trim(), generated: false };
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { key, generated: true };
+}
+
+/**
+ * Starts the gateway: database, migrations, admin key, demo source on first start, listen.
+ * SIGTERM/SIGINT stop accepting, let in-flight requests finish, then close the database.
+ */
+export async function startServer(config: Config, opts: { handleSignals?: boolean } = {}): Promise<RunningServer> {
+  const { db, lock } = await openDatabase(config);
+  const cleanup = async () => {
+    await db.close().catch(() => undefined);
+    lock?.release();
+  };
+  let app: FastifyInstance;
+  try {
+    await migrate(db);
+    const admin = resolveAdminKey(config);
+    const demo = config.createDemo ? await ensureDemoSource(db) : null;
+    app = await buildApp({
+      db,
+      adminApiKey: admin.key,
+      publicBaseUrl: config.publicBaseUrl,
+      rateLimit: config.rateLimit,
+      logLevel: config.logLevel,
+    });
+    await app.listen({ port: config.port, host: config.host });
+    printBanner(config, app, admin, demo);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+
+  const purge = setInterval(() => {
+    purgeExpiredKeys(db).catch((err: unknown) => app.log.warn({ err }, 'purging expired idempotency keys failed'));
+  }, 10 * 60_000);
+  purge.unref();
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      clearInterval(purge);
+      await app.close(); // stops accepting, waits for in-flight requests
+      await cleanup();
+    })());
+
+  if (opts.handleSignals !== false) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        app.log.info({ signal }, 'shutting down');
+        stop().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            app.log.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      });
+    }
+  }
+  return { app, db, url: listeningUrl(app), stop };
+}
+
+function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (address && typeof address === 'object') {
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}`;
+  }
+  return String(address);
+}
+
+function printBanner(
+  config: Config,
+  app: FastifyInstance,
+  admin: { key: string; generated: boolean },
+  demo: DemoSource | null,
+): void {
+  const url = listeningUrl(app);
+  const base = config.port === 0 ? `${url}/v1` : config.publicBaseUrl;
+  const lines = [
+    '',
+    `Leadgate is listening on ${url} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
+    `Admin API key: ${admin.key}${admin.generated ? `  (generated, saved to ${join(config.dataDir, 'admin.key')})` : ''}`,
+  ];
+  if (demo?.token) {
+    lines.push(
+      `Demo agent ${demo.agent_id}, lead source ${demo.source_id}`,
+      `Demo source token (shown once): ${demo.token}`,
+      `Webhook URLs:`,
+      `  ${base}${GATEWAY_PATH.slice(3)}                  (token in the x-source-token header)`,
+      `  ${base}${GATEWAY_PATH.slice(3)}/v/${demo.token}`,
+      `Try it:`,
+      `  curl -s -X POST ${base}${GATEWAY_PATH.slice(3)} -H 'content-type: application/json' \\`,
+      `    -H 'x-source-token: ${demo.token}' \\`,
+      `    -d '{"name":"Jane Doe","phone":"(555) 123-4567","email":"jane@example.com","state":"TX"}'`,
+    );
+  } else if (demo) {
+    lines.push(
+      `Demo lead source ${demo.source_id} exists; its token was shown on first start.`,
+      `  New token: npx leadgate sources regenerate ${demo.source_id}`,
+      `Webhook URLs: ${base}${GATEWAY_PATH.slice(3)}  and  ${base}${GATEWAY_PATH.slice(3)}/v/<TOKEN>`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+}

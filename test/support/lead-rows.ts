@@ -1,0 +1,20 @@
+import type { Queryable } from '../../src/db/index.ts';
+
+/** A stored lead as one flat object: columns, `fields` spread, custom_fields, appointments. */
+export async function loadLead(db: Queryable, leadId: string) {
+  const { rows } = await db.query<Record<string, unknown> & { fields: Record<string, unknown> }>(
+    'SELECT * FROM leads WHERE lead_id = $1',
+    [leadId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { fields, ...columns } = row;
+  const appointments = await db.query<Record<string, unknown>>(
+    'SELECT * FROM appointments WHERE lead_id = $1 ORDER BY scheduled_at',
+    [leadId],
+  );
+  return { ...columns, ...fields, appointments: appointments.rows } as Record<string, unknown> & {
+    custom_fields: Record<string, unknown>;
+    appointments: Array<Record<string, unknown>>;
+  };
+}
