@@ -1,8 +1,11 @@
 import type { FastifyServerOptions } from 'fastify';
 
-/** Hides the token of a `/v/<TOKEN>` path (and anything after it) before a URL is logged. */
+/**
+ * Hides the token of a `/v/<TOKEN>` path before a URL is logged, and the whole query string:
+ * senders paste tokens into query parameters too.
+ */
 export function redactUrl(url: string): string {
-  return url.replace(/(\/v\/)[^/?#]*/g, '$1[REDACTED]');
+  return url.replace(/(\/v\/)[^/?#]*/g, '$1[REDACTED]').replace(/\?.*$/s, '?[REDACTED]');
 }
 
 /**
@@ -19,7 +22,7 @@ export function loggerOptions(level: string, stream?: NodeJS.WritableStream): Fa
     },
     serializers: {
       req(req: { method: string; url: string; id: string; ip?: string }) {
-        return { method: req.method, url: redactUrl(req.url), request_id: req.id, remote: req.ip };
+        return { method: req.method, url: redactUrl(req.url), remote: req.ip };
       },
     },
   };
