@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Database } from '../src/db/index.ts';
+import { regenerateSourceToken, updateSource } from '../src/sources/source-repository.ts';
+import { seedSource } from './support/app.ts';
+import { createTestDb, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
+import { countRows, deliverInParallel, GATEWAY } from './support/deliver.ts';
+import { startGatewayProcess, startTcpProxy, type GatewayProcess } from './support/processes.ts';
+
+// Several gateway processes share one database only on a PostgreSQL server.
+describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () => {
+  let testDb: TestDb;
+  let db: Database;
+  let gateways: GatewayProcess[] = [];
+  let src: { agent_id: string; source_id: string; token: string };
+
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    db = testDb.db;
+    src = await seedSource(db);
+    const env = { DATABASE_URL: testDb.url ?? '', ADMIN_API_KEY: 'k', LEADGATE_DEMO: '0' };
+    gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(gateways.map((g) => g.stop()));
+    await testDb.cleanup();
+  });
+
+  const post = (url: string, token: string, body: unknown) =>
+    fetch(`${url}${GATEWAY}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-source-token': token },
+      body: JSON.stringify(body),
+    });
+
+  it('when 20 deliveries with one key hit both processes at once, then exactly one lead and one lead_id', async () => {
+    const results = await deliverInParallel(
+      gateways.map((g) => g.url),
+      src.token,
+      20,
+      () => ({ name: 'Split Brain', phone: '2145550700', scheduled_at: '2027-06-01T15:00:00Z' }),
+      () => ({ 'idempotency-key': 'k-two-processes' }),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const ids = new Set(results.map((r) => r.body.lead_id));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r.body.idempotent_replay !== true)).toHaveLength(1);
+    expect(await countRows(db, 'leads', "idempotency_key = 'k-two-processes'")).toBe(1);
+    expect(await countRows(db, 'appointments', 'lead_id = $1', [[...ids][0]])).toBe(1);
+  });
+
+  it('when a token is regenerated or disabled, then both processes refuse it on the very next request', async () => {
+    const s = await seedSource(db, 'Revoked Vendor');
+    for (const g of gateways) expect((await post(g.url, s.token, { name: 'Before' })).status).toBe(200);
+    const fresh = (await regenerateSourceToken(db, s.source_id))?.token ?? '';
+    for (const g of gateways) {
+      const old = await post(g.url, s.token, { name: 'Old' });
+      expect(old.status).toBe(401);
+      expect(((await old.json()) as { error_code: string }).error_code).toBe('INVALID_SOURCE_TOKEN');
+      expect((await post(g.url, fresh, { name: 'New' })).status).toBe(200);
+    }
+    await updateSource(db, s.source_id, { active: false });
+    for (const g of gateways) expect((await post(g.url, fresh, { name: 'Disabled' })).status).toBe(401);
+  });
+
+  it('when PostgreSQL becomes unreachable mid-service, then 500 SERVER_ERROR, and the retry after it returns creates one lead', async () => {
+    const target = new URL(testDb.url ?? '');
+    const proxy = await startTcpProxy(Number(target.port || 5432), target.hostname);
+    target.port = String(proxy.port);
+    const gw = await startGatewayProcess({ DATABASE_URL: target.toString(), ADMIN_API_KEY: 'k', LEADGATE_DEMO: '0' });
+    try {
+      const body = { name: 'Proxy Outage', phone: '2145550800', idempotency_key: 'k-proxy-outage' };
+      expect((await post(gw.url, src.token, { name: 'Warm Up' })).status).toBe(200);
+      proxy.down();
+      const during = await post(gw.url, src.token, body);
+      expect(during.status).toBe(500);
+      expect(((await during.json()) as { error_code: string }).error_code).toBe('SERVER_ERROR');
+      expect((await fetch(`${gw.url}/readyz`)).status).toBe(503);
+      proxy.up();
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await post(gw.url, src.token, body)).status);
+      expect(statuses).toEqual([200, 200, 200]);
+      expect(await countRows(db, 'leads', "name = 'Proxy Outage'")).toBe(1);
+    } finally {
+      await gw.stop();
+      await proxy.close();
+    }
+  });
+
+  it('when both processes migrate the same database at start, then the schema is applied once', async () => {
+    const other = await createDb({ databaseUrl: testDb.url ?? '' });
+    try {
+      expect(await countRows(other, 'schema_migrations')).toBeGreaterThanOrEqual(1);
+      const { rows } = await other.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM schema_migrations GROUP BY version HAVING count(*) > 1',
+      );
+      expect(rows).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+});

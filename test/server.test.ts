@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DATABASE_URL } from './support/db.ts';
+import { GATEWAY } from './support/deliver.ts';
+import { runProcess, startGatewayProcess, type GatewayProcess } from './support/processes.ts';
+
+// The embedded-database start-up path (what `npm start` runs); the PostgreSQL pass skips it.
+describe.skipIf(TEST_DATABASE_URL)('a server on the embedded database', () => {
+  let dataDir: string;
+  let gw: GatewayProcess;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'leadgate-'));
+    gw = await startGatewayProcess({ DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_API_KEY: '' });
+  }, 60_000);
+  afterAll(async () => {
+    await gw.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('when started the first time, then it prints the admin key, a demo token, both webhook URLs and a curl line that works', async () => {
+    const out = gw.output();
+    const key = readFileSync(join(dataDir, 'admin.key'), 'utf8').trim();
+    expect(out).toContain(`Admin API key: ${key}`);
+    expect(statSync(join(dataDir, 'admin.key')).mode & 0o777).toBe(0o600);
+    const token = /Demo source token \(shown once\): (\S+)/.exec(out)?.[1] ?? '';
+    expect(token).toHaveLength(36);
+    expect(out).toContain(`${GATEWAY.slice(3)}/v/${token}`);
+    const curl = /curl -s -X POST (\S+) -H 'content-type: application\/json' \\\n\s+-H 'x-source-token: (\S+)' \\\n\s+-d '(.+)'/.exec(
+      out,
+    );
+    expect(curl?.[2]).toBe(token);
+    const res = await fetch(gw.url + new URL(curl?.[1] ?? '').pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-source-token': token },
+      body: curl?.[3] ?? '',
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { status: string }).status).toBe('New');
+  });
+
+  it('when a second server is started on the same DATA_DIR, then it stops with a clear error', async () => {
+    const second = await runProcess({ DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_API_KEY: '' });
+    expect(second.code).not.toBe(0);
+    expect(second.output).toMatch(/DATA_DIR .* is in use by another leadgate process \(pid \d+\)/);
+    expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
+  });
+
+  it('when SIGTERM arrives, then it finishes, exits 0, and the next start finds its data and no demo token to show', async () => {
+    const code = await gw.stop('SIGTERM');
+    expect(code).toBe(0);
+    gw = await startGatewayProcess({ DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_API_KEY: '' });
+    expect(gw.output()).not.toContain('shown once');
+    expect(gw.output()).toMatch(/Demo lead source \S+ exists/);
+  }, 60_000);
+});

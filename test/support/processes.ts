@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer, type AddressInfo, type Server, type Socket, connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const TSX = require.resolve('tsx/cli');
+const ENTRY = fileURLToPath(new URL('./serve-process.ts', import.meta.url));
+
+export interface GatewayProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts a real gateway process and resolves once it listens (PORT=0: it picks a free port). */
+export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [TSX, ENTRY], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 30_000);
+    child.stdout?.on('data', () => {
+      const m = /LISTENING (\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Runs a process to its end and returns its exit code and output. */
+export function runProcess(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [TSX, ENTRY], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+/**
+ * A TCP proxy in front of PostgreSQL that a test can cut: `down()` drops every connection and
+ * refuses new ones, like a database outage; `up()` lets connections through again.
+ */
+export async function startTcpProxy(targetPort: number, targetHost = '127.0.0.1') {
+  const sockets = new Set<Socket>();
+  let isDown = false;
+  const server: Server = createServer((client) => {
+    if (isDown) return client.destroy();
+    const upstream = connect(targetPort, targetHost);
+    sockets.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    down() {
+      isDown = true;
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+    up() {
+      isDown = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
