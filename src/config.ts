@@ -19,7 +19,8 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min)
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
   return n;
 }
 
@@ -39,12 +40,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dataDir: resolve(env.DATA_DIR || join(process.cwd(), 'data')),
     adminApiKey: env.ADMIN_API_KEY || undefined,
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`).replace(
-      /\/+$/,
-      '',
-    ),
+    publicBaseUrl: (
+      env.PUBLIC_BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`
+    ).replace(/\/+$/, ''),
     logLevel,
-    rateLimit: { rps: intFrom(env, 'RATE_LIMIT_RPS', 20, 0), burst: intFrom(env, 'RATE_LIMIT_BURST', 100, 1) },
+    rateLimit: {
+      rps: intFrom(env, 'RATE_LIMIT_RPS', 20, 0),
+      burst: intFrom(env, 'RATE_LIMIT_BURST', 100, 1),
+    },
     createDemo: env.LEADGATE_DEMO !== '0',
   };
 }

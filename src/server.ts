@@ -56,7 +56,10 @@ export function resolveAdminKey(config: Config): { key: string; generated: boole
  * Starts the gateway: database, migrations, admin key, demo source on first start, listen.
  * SIGTERM/SIGINT stop accepting, let in-flight requests finish, then close the database.
  */
-export async function startServer(config: Config, opts: { handleSignals?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  opts: { handleSignals?: boolean } = {},
+): Promise<RunningServer> {
   const { db, lock } = await openDatabase(config);
   const cleanup = async () => {
     await db.close().catch(() => undefined);
@@ -82,7 +85,9 @@ export async function startServer(config: Config, opts: { handleSignals?: boolea
   }
 
   const purge = setInterval(() => {
-    purgeExpiredKeys(db).catch((err: unknown) => app.log.warn({ err }, 'purging expired idempotency keys failed'));
+    purgeExpiredKeys(db).catch((err: unknown) =>
+      app.log.warn({ err }, 'purging expired idempotency keys failed'),
+    );
   }, 10 * 60_000);
   purge.unref();
 

@@ -48,7 +48,9 @@ describe('a database error inside a delivery', () => {
   });
 
   it('when a database constraint refuses the lead, then 500 INSERT_FAILED with details', async () => {
-    await testDb.db.query(`ALTER TABLE leads ADD CONSTRAINT no_forbidden_names CHECK (name <> 'Forbidden Fred')`);
+    await testDb.db.query(
+      `ALTER TABLE leads ADD CONSTRAINT no_forbidden_names CHECK (name <> 'Forbidden Fred')`,
+    );
     try {
       const res = await deliver(t.app, src.token, { name: 'Forbidden Fred' });
       expect(res.statusCode).toBe(500);
@@ -62,7 +64,9 @@ describe('a database error inside a delivery', () => {
   it('when the database is down, then 500 SERVER_ERROR; after it is back, the retry creates the lead exactly once', async () => {
     fault.down = true;
     try {
-      const res = await deliver(t.app, src.token, scheduled('Outage Olga'), { headers: { 'idempotency-key': 'k-outage' } });
+      const res = await deliver(t.app, src.token, scheduled('Outage Olga'), {
+        headers: { 'idempotency-key': 'k-outage' },
+      });
       expect(res.statusCode).toBe(500);
       expect(res.json().error_code).toBe('SERVER_ERROR');
       expect(res.body).not.toContain('ECONNREFUSED');
@@ -73,7 +77,11 @@ describe('a database error inside a delivery', () => {
     }
     const results = [];
     for (let i = 0; i < 3; i++) {
-      results.push(await deliver(t.app, src.token, scheduled('Outage Olga'), { headers: { 'idempotency-key': 'k-outage' } }));
+      results.push(
+        await deliver(t.app, src.token, scheduled('Outage Olga'), {
+          headers: { 'idempotency-key': 'k-outage' },
+        }),
+      );
     }
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(new Set(results.map((r) => r.json().lead_id)).size).toBe(1);
@@ -81,11 +89,16 @@ describe('a database error inside a delivery', () => {
   });
 
   it('when a Listen sample cannot be stored, then 500 LISTEN_INSERT_FAILED', async () => {
-    await testDb.db.query(`ALTER TABLE listen_samples ADD CONSTRAINT no_samples CHECK (error_code IS NOT NULL)`);
+    await testDb.db.query(
+      `ALTER TABLE listen_samples ADD CONSTRAINT no_samples CHECK (error_code IS NOT NULL)`,
+    );
     try {
       const res = await deliver(t.app, src.token, { name: 'Listen Lou', listen: true });
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toMatchObject({ error_code: 'LISTEN_INSERT_FAILED', error: 'Failed to store listen sample' });
+      expect(res.json()).toMatchObject({
+        error_code: 'LISTEN_INSERT_FAILED',
+        error: 'Failed to store listen sample',
+      });
     } finally {
       await testDb.db.query('ALTER TABLE listen_samples DROP CONSTRAINT no_samples');
     }

@@ -13,7 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function expectError(res: { statusCode: number; json(): unknown }, status: number, code: string, error: string) {
+function expectError(
+  res: { statusCode: number; json(): unknown },
+  status: number,
+  code: string,
+  error: string,
+) {
   expect(res.statusCode).toBe(status);
   const body = res.json() as Record<string, unknown>;
   expect(body.error_code).toBe(code);
@@ -80,20 +85,31 @@ describe('the spec error table', () => {
   it('when the source is disabled, then 401 INVALID_SOURCE_TOKEN', async () => {
     const other = await seedSource(t.db, 'Disabled Agent');
     await updateSource(t.db, other.source_id, { active: false });
-    expectError(await deliver(t.app, other.token, lead), 401, 'INVALID_SOURCE_TOKEN', 'Invalid or inactive token');
+    expectError(
+      await deliver(t.app, other.token, lead),
+      401,
+      'INVALID_SOURCE_TOKEN',
+      'Invalid or inactive token',
+    );
   });
 });
 
 describe('the decisions file', () => {
   it('when header and path tokens differ, then 401 INVALID_SOURCE_TOKEN saying they differ', async () => {
     const other = await seedSource(t.db, 'Other Agent');
-    const res = await deliver(t.app, src.token, lead, { via: 'path', headers: { 'x-source-token': other.token } });
+    const res = await deliver(t.app, src.token, lead, {
+      via: 'path',
+      headers: { 'x-source-token': other.token },
+    });
     expectError(res, 401, 'INVALID_SOURCE_TOKEN', 'Invalid or inactive token');
     expect((res.json() as { details: string }).details).toMatch(/differ/);
   });
 
   it('when header and path tokens are equal, then the delivery goes through', async () => {
-    const res = await deliver(t.app, src.token, lead, { via: 'path', headers: { 'x-source-token': src.token } });
+    const res = await deliver(t.app, src.token, lead, {
+      via: 'path',
+      headers: { 'x-source-token': src.token },
+    });
     expect(res.statusCode).toBe(200);
   });
 

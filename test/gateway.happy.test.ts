@@ -130,13 +130,17 @@ describe('live delivery', () => {
   it('when a delivery is live, then one lead.created message is put in the outbox', async () => {
     const res = await deliver(t.app, src.token, { name: 'Outbox Olive' });
     const leadId = res.json().lead_id;
-    expect(await countRows(t.db, 'outbox', "topic = 'lead.created' AND payload->>'lead_id' = $1", [leadId])).toBe(1);
+    expect(
+      await countRows(t.db, 'outbox', "topic = 'lead.created' AND payload->>'lead_id' = $1", [leadId]),
+    ).toBe(1);
   });
 });
 
 describe('Listen mode', () => {
   it('when listen is true, then the exact Listen answer, a stored sample, and nothing else created', async () => {
-    const before = await Promise.all(['leads', 'appointments', 'outbox', 'idempotency_keys'].map((x) => countRows(t.db, x)));
+    const before = await Promise.all(
+      ['leads', 'appointments', 'outbox', 'idempotency_keys'].map((x) => countRows(t.db, x)),
+    );
     const body = { ...FULL_LEAD, listen: true, surprise: 'kept', idempotency_key: 'listen-1' };
     const res = await deliver(t.app, src.token, body, { headers: { 'idempotency-key': 'listen-2' } });
     expect(res.statusCode).toBe(200);
@@ -145,7 +149,9 @@ describe('Listen mode', () => {
       listen: true,
       message: 'Sample received for mapping. Check the lead source in the app.',
     });
-    const after = await Promise.all(['leads', 'appointments', 'outbox', 'idempotency_keys'].map((x) => countRows(t.db, x)));
+    const after = await Promise.all(
+      ['leads', 'appointments', 'outbox', 'idempotency_keys'].map((x) => countRows(t.db, x)),
+    );
     expect(after).toEqual(before);
     const { rows } = await t.db.query<Record<string, unknown>>(
       'SELECT * FROM listen_samples WHERE source_id = $1 ORDER BY received_at DESC LIMIT 1',
@@ -153,7 +159,11 @@ describe('Listen mode', () => {
     );
     const sample = rows[0];
     expect(sample?.body).toMatchObject({ surprise: 'kept', listen: true, first_name: 'Maria' });
-    expect(sample?.mapped).toMatchObject({ name: 'Maria Lopez', status: 'Scheduled', scheduled_at: '2027-01-15T19:30:00.000Z' });
+    expect(sample?.mapped).toMatchObject({
+      name: 'Maria Lopez',
+      status: 'Scheduled',
+      scheduled_at: '2027-01-15T19:30:00.000Z',
+    });
     expect(sample?.custom_fields).toMatchObject({ surprise: 'kept', setter_id: 'S-9' });
     expect(sample?.error_code).toBeNull();
   });
@@ -179,7 +189,12 @@ describe('operations', () => {
   });
 
   it('when a request is made, then its id comes back in x-request-id', async () => {
-    const res = await deliver(t.app, src.token, { name: 'Req Id' }, { headers: { 'x-request-id': 'abc-123' } });
+    const res = await deliver(
+      t.app,
+      src.token,
+      { name: 'Req Id' },
+      { headers: { 'x-request-id': 'abc-123' } },
+    );
     expect(res.headers['x-request-id']).toBe('abc-123');
   });
 });

@@ -22,7 +22,9 @@ describe('token isolation', () => {
     expect(a.agent_id).toBe(src.agent_id);
     expect(b.agent_id).toBe(other.agent_id);
     expect(a.lead_id).not.toBe(b.lead_id);
-    expect(await countRows(t.db, 'leads', 'agent_id = $1 AND lead_id = $2', [other.agent_id, a.lead_id])).toBe(0);
+    expect(
+      await countRows(t.db, 'leads', 'agent_id = $1 AND lead_id = $2', [other.agent_id, a.lead_id]),
+    ).toBe(0);
   });
 
   it('when a token is regenerated, then the old one is refused on the very next request by every instance', async () => {
@@ -39,12 +41,16 @@ describe('token isolation', () => {
       const regenerated = await regenerateSourceToken(t.db, s.source_id);
       const fresh = regenerated?.token ?? '';
       for (const app of [t.app, second]) {
-        expect((await deliver(app, s.token, { name: 'Old Token' })).json().error_code).toBe('INVALID_SOURCE_TOKEN');
+        expect((await deliver(app, s.token, { name: 'Old Token' })).json().error_code).toBe(
+          'INVALID_SOURCE_TOKEN',
+        );
         expect((await deliver(app, fresh, { name: 'New Token' })).statusCode).toBe(200);
       }
       await updateSource(t.db, s.source_id, { active: false });
       for (const app of [t.app, second]) {
-        expect((await deliver(app, fresh, { name: 'Disabled' })).json().error_code).toBe('INVALID_SOURCE_TOKEN');
+        expect((await deliver(app, fresh, { name: 'Disabled' })).json().error_code).toBe(
+          'INVALID_SOURCE_TOKEN',
+        );
       }
     } finally {
       await second.close();
@@ -66,7 +72,8 @@ describe('token isolation', () => {
 
 describe('hostile bodies: never a 500, never a crash, never a lost field', () => {
   it('when keys are __proto__ and constructor, then they are kept as plain custom fields', async () => {
-    const raw = '{"name":"Proto Pete","__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"toString":"s"}';
+    const raw =
+      '{"name":"Proto Pete","__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}},"toString":"s"}';
     const res = await deliver(t.app, src.token, null, { raw });
     expect(res.statusCode).toBe(200);
     const stored = await loadLead(t.db, res.json().lead_id);

@@ -44,52 +44,111 @@ describe('idempotent delivery', () => {
   });
 
   it('when the key is quoted as a structured-field string, then it is the same key as the bare value', async () => {
-    const a = await deliver(t.app, src.token, { name: 'Quoted Q' }, { headers: { 'idempotency-key': '"k-quoted"' } });
-    const b = await deliver(t.app, src.token, { name: 'Quoted Q' }, { headers: { 'idempotency-key': 'k-quoted' } });
+    const a = await deliver(
+      t.app,
+      src.token,
+      { name: 'Quoted Q' },
+      { headers: { 'idempotency-key': '"k-quoted"' } },
+    );
+    const b = await deliver(
+      t.app,
+      src.token,
+      { name: 'Quoted Q' },
+      { headers: { 'idempotency-key': 'k-quoted' } },
+    );
     expect(b.json()).toMatchObject({ lead_id: a.json().lead_id, idempotent_replay: true });
   });
 
   it('when the same key is used for a different contact, then 422 IDEMPOTENCY_KEY_REUSED', async () => {
-    await deliver(t.app, src.token, { name: 'First Person', phone: '2145550300', email: 'a@example.com' }, {
-      headers: { 'idempotency-key': 'k-reused' },
-    });
-    const res = await deliver(t.app, src.token, { name: 'Other Person', phone: '2145550399', email: 'b@example.com' }, {
-      headers: { 'idempotency-key': 'k-reused' },
-    });
+    await deliver(
+      t.app,
+      src.token,
+      { name: 'First Person', phone: '2145550300', email: 'a@example.com' },
+      {
+        headers: { 'idempotency-key': 'k-reused' },
+      },
+    );
+    const res = await deliver(
+      t.app,
+      src.token,
+      { name: 'Other Person', phone: '2145550399', email: 'b@example.com' },
+      {
+        headers: { 'idempotency-key': 'k-reused' },
+      },
+    );
     expect(res.statusCode).toBe(422);
     expect(res.json()).toMatchObject({ error_code: 'IDEMPOTENCY_KEY_REUSED' });
-    const sameEmail = await deliver(t.app, src.token, { name: 'Renamed', email: 'A@example.com ' }, {
-      headers: { 'idempotency-key': 'k-reused' },
-    });
+    const sameEmail = await deliver(
+      t.app,
+      src.token,
+      { name: 'Renamed', email: 'A@example.com ' },
+      {
+        headers: { 'idempotency-key': 'k-reused' },
+      },
+    );
     expect(sameEmail.json().idempotent_replay).toBe(true);
     expect(await leadsWithKey('k-reused')).toBe(1);
   });
 
   it('when the first try failed with a 4xx, then a corrected retry with the same key goes through', async () => {
-    const bad = await deliver(t.app, src.token, { phone: '2145550400' }, { headers: { 'idempotency-key': 'k-fix' } });
+    const bad = await deliver(
+      t.app,
+      src.token,
+      { phone: '2145550400' },
+      { headers: { 'idempotency-key': 'k-fix' } },
+    );
     expect(bad.statusCode).toBe(400);
-    const good = await deliver(t.app, src.token, { name: 'Fixed Fay', phone: '2145550400' }, {
-      headers: { 'idempotency-key': 'k-fix' },
-    });
+    const good = await deliver(
+      t.app,
+      src.token,
+      { name: 'Fixed Fay', phone: '2145550400' },
+      {
+        headers: { 'idempotency-key': 'k-fix' },
+      },
+    );
     expect(good.statusCode).toBe(200);
     expect(good.json().idempotent_replay).toBeUndefined();
   });
 
   it('when keys are per source, then the same key from another source is a new delivery', async () => {
     const other = await seedSource(t.db, 'Second Vendor');
-    const a = await deliver(t.app, src.token, { name: 'Scope Sam' }, { headers: { 'idempotency-key': 'k-scope' } });
-    const b = await deliver(t.app, other.token, { name: 'Scope Sam' }, { headers: { 'idempotency-key': 'k-scope' } });
+    const a = await deliver(
+      t.app,
+      src.token,
+      { name: 'Scope Sam' },
+      { headers: { 'idempotency-key': 'k-scope' } },
+    );
+    const b = await deliver(
+      t.app,
+      other.token,
+      { name: 'Scope Sam' },
+      { headers: { 'idempotency-key': 'k-scope' } },
+    );
     expect(b.json().idempotent_replay).toBeUndefined();
     expect(b.json().lead_id).not.toBe(a.json().lead_id);
   });
 
   it('when 24 hours have passed, then the key is forgotten, purged, and a delivery is processed afresh', async () => {
-    const first = await deliver(t.app, src.token, { name: 'Old Key' }, { headers: { 'idempotency-key': 'k-expired' } });
-    await t.db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'k-expired'`);
-    const again = await deliver(t.app, src.token, { name: 'Old Key' }, { headers: { 'idempotency-key': 'k-expired' } });
+    const first = await deliver(
+      t.app,
+      src.token,
+      { name: 'Old Key' },
+      { headers: { 'idempotency-key': 'k-expired' } },
+    );
+    await t.db.query(
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'k-expired'`,
+    );
+    const again = await deliver(
+      t.app,
+      src.token,
+      { name: 'Old Key' },
+      { headers: { 'idempotency-key': 'k-expired' } },
+    );
     expect(again.json().idempotent_replay).toBeUndefined();
     expect(again.json().lead_id).not.toBe(first.json().lead_id);
-    await t.db.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'k-expired'`);
+    await t.db.query(
+      `UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'k-expired'`,
+    );
     expect(await purgeExpiredKeys(t.db)).toBeGreaterThanOrEqual(1);
     expect(await countRows(t.db, 'idempotency_keys', "key = 'k-expired'")).toBe(0);
   });

@@ -66,7 +66,11 @@ describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () 
     const target = new URL(testDb.url ?? '');
     const proxy = await startTcpProxy(Number(target.port || 5432), target.hostname);
     target.port = String(proxy.port);
-    const gw = await startGatewayProcess({ DATABASE_URL: target.toString(), ADMIN_API_KEY: 'k', LEADGATE_DEMO: '0' });
+    const gw = await startGatewayProcess({
+      DATABASE_URL: target.toString(),
+      ADMIN_API_KEY: 'k',
+      LEADGATE_DEMO: '0',
+    });
     try {
       const body = { name: 'Proxy Outage', phone: '2145550800', idempotency_key: 'k-proxy-outage' };
       expect((await post(gw.url, src.token, { name: 'Warm Up' })).status).toBe(200);

@@ -28,9 +28,10 @@ describe.skipIf(TEST_DATABASE_URL)('a server on the embedded database', () => {
     const token = /Demo source token \(shown once\): (\S+)/.exec(out)?.[1] ?? '';
     expect(token).toHaveLength(36);
     expect(out).toContain(`${GATEWAY.slice(3)}/v/${token}`);
-    const curl = /curl -s -X POST (\S+) -H 'content-type: application\/json' \\\n\s+-H 'x-source-token: (\S+)' \\\n\s+-d '(.+)'/.exec(
-      out,
-    );
+    const curl =
+      /curl -s -X POST (\S+) -H 'content-type: application\/json' \\\n\s+-H 'x-source-token: (\S+)' \\\n\s+-d '(.+)'/.exec(
+        out,
+      );
     expect(curl?.[2]).toBe(token);
     const res = await fetch(gw.url + new URL(curl?.[1] ?? '').pathname, {
       method: 'POST',

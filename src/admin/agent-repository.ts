@@ -8,7 +8,10 @@ export interface AgentRow {
   created_at: string;
 }
 
-export async function createAgent(db: Queryable, input: { name: string; timezone?: string }): Promise<AgentRow> {
+export async function createAgent(
+  db: Queryable,
+  input: { name: string; timezone?: string },
+): Promise<AgentRow> {
   const { rows } = await db.query<AgentRow>(
     `INSERT INTO agents (agent_id, name, timezone) VALUES ($1, $2, COALESCE($3, 'America/New_York'))
      RETURNING agent_id, name, timezone, created_at`,

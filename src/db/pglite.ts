@@ -17,7 +17,8 @@ export async function createPgliteDb(dir: string | undefined): Promise<Database>
     query: (sql, params) => run(db, sql, params),
     // PGlite is one connection: `transaction` serialises transactions and holds plain queries
     // until the running transaction ends, so row locks and unique checks behave as on a server.
-    withTransaction: (fn) => db.transaction((t) => fn({ query: (sql, params) => run(t, sql, params) } as Queryable)),
+    withTransaction: (fn) =>
+      db.transaction((t) => fn({ query: (sql, params) => run(t, sql, params) } as Queryable)),
     close: () => db.close(),
   };
 }

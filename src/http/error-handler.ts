@@ -33,6 +33,7 @@ export function toAppError(err: FastifyError | Error): AppError {
       return appError('VALIDATION_ERROR', err.message);
   }
   const status = (err as FastifyError).statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) return appError('VALIDATION_ERROR', err.message);
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return appError('VALIDATION_ERROR', err.message);
   return appError('SERVER_ERROR');
 }

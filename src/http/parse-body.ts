@@ -15,7 +15,8 @@ const NOT_AN_OBJECT = 'The body must be a JSON object';
 export function parseDeliveryBody(raw: Buffer | undefined, contentType: string | undefined): ParsedBody {
   const text = raw ? raw.toString('utf8').replace(/^\uFEFF/, '') : '';
   if (text.trim() === '') return { ok: false, details: `${NOT_AN_OBJECT}; the body is empty` };
-  if (/^\s*application\/x-www-form-urlencoded\b/i.test(contentType ?? '')) return { ok: true, body: parseForm(text) };
+  if (/^\s*application\/x-www-form-urlencoded\b/i.test(contentType ?? ''))
+    return { ok: true, body: parseForm(text) };
   if (nestingDepth(text) > MAX_DEPTH) {
     return { ok: false, details: `JSON nested deeper than ${MAX_DEPTH} levels` };
   }
@@ -25,7 +26,8 @@ export function parseDeliveryBody(raw: Buffer | undefined, contentType: string |
   } catch (err) {
     return { ok: false, details: err instanceof Error ? err.message : 'Unparseable JSON' };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, details: NOT_AN_OBJECT };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, details: NOT_AN_OBJECT };
   return { ok: true, body: value as JsonObject };
 }
 
@@ -37,7 +39,8 @@ export function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -67,7 +70,8 @@ export function parseForm(text: string): JsonObject {
       const current = Object.hasOwn(out, outer) ? out[outer] : undefined;
       if (current === undefined) defineOwn(out, outer, {});
       const target = out[outer];
-      if (target !== null && typeof target === 'object' && !Array.isArray(target)) put(target, nested[2], value);
+      if (target !== null && typeof target === 'object' && !Array.isArray(target))
+        put(target, nested[2], value);
       else put(out, key, value);
     } else put(out, nested?.[1] && nested[2] === '' ? nested[1] : key, value);
   }

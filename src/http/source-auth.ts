@@ -35,7 +35,8 @@ function presentedToken(request: FastifyRequest): string {
   const params = request.params as { token?: string } | undefined;
   const pathToken = params && 'token' in params ? (params.token ?? '').trim() : undefined;
   const rawHeader = request.headers['x-source-token'];
-  const headerToken = (Array.isArray(rawHeader) ? rawHeader.join(',') : (rawHeader ?? '')).trim() || undefined;
+  const headerToken =
+    (Array.isArray(rawHeader) ? rawHeader.join(',') : (rawHeader ?? '')).trim() || undefined;
   if (pathToken === '') throw appError('MISSING_SOURCE_TOKEN', 'The /v/ path segment is empty');
   if (pathToken && headerToken && pathToken.toLowerCase() !== headerToken.toLowerCase()) {
     throw appError('INVALID_SOURCE_TOKEN', 'The x-source-token header and the /v/ path token differ');

@@ -10,7 +10,10 @@ export type KeyParse = { ok: true; key: string | undefined } | { ok: false; deta
  * 1–255 printable characters; a quoted structured-field string (`"abc"`) equals the bare `abc`.
  * A number in the body is taken as its decimal text (forgiving: some form tools send numbers).
  */
-export function parseIdempotencyKey(header: string | string[] | undefined, body: JsonValue | undefined): KeyParse {
+export function parseIdempotencyKey(
+  header: string | string[] | undefined,
+  body: JsonValue | undefined,
+): KeyParse {
   const headerValue = Array.isArray(header) ? header.join(',') : header;
   let raw: string | undefined;
   if (headerValue !== undefined) raw = headerValue;
@@ -68,7 +71,11 @@ export type Claim =
  * response (replay); after its rollback the second claims the key itself. An expired key is
  * taken over in the same statement.
  */
-export async function claimIdempotencyKey(tx: Queryable, scope: KeyScope, contact: ContactIdentity): Promise<Claim> {
+export async function claimIdempotencyKey(
+  tx: Queryable,
+  scope: KeyScope,
+  contact: ContactIdentity,
+): Promise<Claim> {
   const claimed = await tx.query(
     `INSERT INTO idempotency_keys (agent_id, source_id, key, contact, expires_at)
      VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5))

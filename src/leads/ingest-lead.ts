@@ -57,7 +57,8 @@ export async function ingestLead(
           ...lead.appointment,
           agent_id: source.agent_id,
           lead_id: leadId,
-          setter_dialer_name: typeof lead.fields.setter_dialer_name === 'string' ? lead.fields.setter_dialer_name : null,
+          setter_dialer_name:
+            typeof lead.fields.setter_dialer_name === 'string' ? lead.fields.setter_dialer_name : null,
           join_url: text('join_url'),
           cancel_url: text('cancel_url'),
           reschedule_url: text('reschedule_url'),

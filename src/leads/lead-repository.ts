@@ -44,7 +44,14 @@ export async function insertLead(tx: Queryable, lead: NewLead): Promise<string> 
 
 export async function insertHistory(
   tx: Queryable,
-  entry: { agent_id: string; lead_id: string; source_id: string | null; event: string; changes?: object; details?: object },
+  entry: {
+    agent_id: string;
+    lead_id: string;
+    source_id: string | null;
+    event: string;
+    changes?: object;
+    details?: object;
+  },
 ): Promise<void> {
   await tx.query(
     `INSERT INTO lead_history (agent_id, history_id, lead_id, source_id, event, changes, details)

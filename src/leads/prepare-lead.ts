@@ -20,14 +20,16 @@ export interface PreparedLead {
 /** Raw body → the lead to store. Pure; the agent's time zone is the last inference fallback. */
 export function prepareLead(body: JsonObject, agentTimezone: string): PreparedLead {
   const mapped = mapSubmission(body);
-  const fields: LeadFields = { ...mapped.lead };
   const custom = mapped.custom_fields;
   const warnings = [...mapped.warnings];
 
-  const schedule = resolveSchedule(fields, agentTimezone);
+  const schedule = resolveSchedule(mapped.lead, agentTimezone);
   warnings.push(...schedule.warnings);
+  // Appointment fields that could not be used leave the lead and are kept raw in custom_fields.
+  const fields: LeadFields = Object.fromEntries(
+    Object.entries(mapped.lead).filter(([field]) => !Object.hasOwn(schedule.rejected, field)),
+  );
   for (const [field, raw] of Object.entries(schedule.rejected)) {
-    delete fields[field];
     if (!Object.hasOwn(custom, field)) defineOwn(custom, field, raw);
   }
   const status: LeadStatus = schedule.appointment ? 'Scheduled' : 'New';

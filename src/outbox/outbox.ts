@@ -8,7 +8,12 @@ import type { Queryable } from '../db/index.ts';
  */
 export type OutboxTopic = 'lead.created' | 'lead.updated' | 'appointment.booked';
 
-export async function enqueue(tx: Queryable, agentId: string, topic: OutboxTopic, payload: object): Promise<void> {
+export async function enqueue(
+  tx: Queryable,
+  agentId: string,
+  topic: OutboxTopic,
+  payload: object,
+): Promise<void> {
   await tx.query(`INSERT INTO outbox (agent_id, message_id, topic, payload) VALUES ($1, $2, $3, $4)`, [
     agentId,
     randomUUID(),

@@ -26,7 +26,10 @@ export interface SourceRow {
  * Looks the token up on every request (no cache), so a regenerated or disabled token is refused
  * on the very next request by every running instance.
  */
-export async function findActiveSourceByToken(db: Queryable, token: string): Promise<AuthenticatedSource | null> {
+export async function findActiveSourceByToken(
+  db: Queryable,
+  token: string,
+): Promise<AuthenticatedSource | null> {
   const { rows } = await db.query<AuthenticatedSource>(
     `SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
             EXISTS (SELECT 1 FROM sync_destinations d
@@ -92,7 +95,13 @@ export async function updateSource(
         signing_key = CASE WHEN $4::boolean THEN $5 ELSE signing_key END,
         updated_at = now()
       WHERE source_id = $1 RETURNING ${SOURCE_COLUMNS}`,
-    [sourceId, patch.active ?? null, patch.name ?? null, patch.signing_key !== undefined, patch.signing_key ?? null],
+    [
+      sourceId,
+      patch.active ?? null,
+      patch.name ?? null,
+      patch.signing_key !== undefined,
+      patch.signing_key ?? null,
+    ],
   );
   return rows[0] ? toSource(rows[0]) : null;
 }
@@ -101,4 +110,3 @@ function toSource(row: SourceRow | undefined): SourceRow {
   if (!row) throw new Error('expected a source row');
   return { ...row, created_at: iso(row.created_at), updated_at: iso(row.updated_at) };
 }
-

@@ -48,6 +48,9 @@ export async function countRows(
   where = 'true',
   params: unknown[] = [],
 ): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, params);
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${table} WHERE ${where}`,
+    params,
+  );
   return rows[0]?.n ?? 0;
 }

@@ -7,7 +7,8 @@ import type { Database, Queryable } from '../../src/db/index.ts';
 export function faultyDb(db: Database) {
   const state = { down: false, failWhen: undefined as ((sql: string) => boolean) | undefined };
   const check = (sql: string, inTx: boolean) => {
-    if (state.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    if (state.down)
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     if (inTx && state.failWhen?.(sql)) throw new Error(`injected failure: ${sql.slice(0, 40)}`);
   };
   const wrapped: Database = {

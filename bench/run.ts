@@ -1,0 +1,179 @@
+/**
+ * Live-delivery throughput: starts a real gateway process (embedded PGlite, and PostgreSQL when
+ * BENCH_DATABASE_URL / TEST_DATABASE_URL is set), then drives it with autocannon.
+ *   npm run bench                      # PGlite only
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
+ * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 20).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { createDb } from '../src/db/index.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const ADMIN_KEY = 'bench-admin-key';
+
+interface Row {
+  database: string;
+  scenario: string;
+  'req/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  non2xx: number;
+  errors: number;
+  'leads stored': number;
+}
+
+async function startGateway(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['bin/leadgate.js', 'serve'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_RPS: '0',
+      ADMIN_API_KEY: ADMIN_KEY,
+      LEADGATE_DEMO: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${out}`)));
+  });
+  return { url, child };
+}
+
+async function admin<T>(url: string, path: string, body: object): Promise<T> {
+  const res = await fetch(`${url}/v1/admin${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function countLeads(url: string, agentId: string): Promise<number> {
+  let n = 0;
+  let cursor: string | null = null;
+  do {
+    const q: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const res = await fetch(`${url}/v1/admin/agents/${agentId}/leads?limit=200${q}`, {
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+    });
+    const page = (await res.json()) as { leads: unknown[]; next_cursor: string | null };
+    n += page.leads.length;
+    cursor = page.next_cursor;
+  } while (cursor);
+  return n;
+}
+
+async function scenario(url: string, token: string, name: string, withAppointment: boolean) {
+  let i = 0;
+  const run = randomBytes(3).toString('hex');
+  const result = await autocannon({
+    url: `${url}/v1/inbound-lead-gateway`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          i++;
+          const phone = `2145${String(i).padStart(6, '0')}`;
+          const lead: Record<string, unknown> = {
+            first_name: 'Bench',
+            last_name: `Lead ${run}-${i}`,
+            phone,
+            email: `bench.${run}.${i}@example.com`,
+            state: 'TX',
+            zipcode: '75201',
+            lead_category: 'final-expense',
+          };
+          if (withAppointment) {
+            lead.scheduled_at = new Date(Date.UTC(2027, 0, 1) + i * 60_000).toISOString();
+            lead.idempotency_key = `${run}-${i}`;
+          }
+          return {
+            ...req,
+            headers: { 'content-type': 'application/json', 'x-source-token': token },
+            body: JSON.stringify(lead),
+          };
+        },
+      },
+    ],
+  });
+  return { name, result };
+}
+
+async function benchTarget(database: string, env: Record<string, string>): Promise<Row[]> {
+  const { url, child } = await startGateway(env);
+  try {
+    const agent = await admin<{ agent_id: string }>(url, '/agents', {
+      name: 'Bench Agent',
+      timezone: 'America/Chicago',
+    });
+    const source = await admin<{ token: string }>(url, `/agents/${agent.agent_id}/sources`, {
+      name: 'bench',
+    });
+    const rows: Row[] = [];
+    let before = 0;
+    for (const [name, appt] of [
+      ['plain lead', false],
+      ['appointment + idempotency key', true],
+    ] as const) {
+      const { result } = await scenario(url, source.token, name, appt);
+      const stored = await countLeads(url, agent.agent_id);
+      rows.push({
+        database,
+        scenario: name,
+        'req/s': Math.round(result.requests.average),
+        'p50 ms': result.latency.p50,
+        'p99 ms': result.latency.p99,
+        non2xx: result.non2xx,
+        errors: result.errors,
+        'leads stored': stored - before,
+      });
+      before = stored;
+    }
+    return rows;
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+const rows: Row[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-bench-'));
+try {
+  rows.push(...(await benchTarget('PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' })));
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+if (PG_URL) {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = await createDb({ databaseUrl: PG_URL });
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(PG_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  try {
+    rows.push(...(await benchTarget('PostgreSQL', { DATABASE_URL: url.toString() })));
+  } finally {
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.close();
+  }
+}
+console.log(
+  `\n${SECONDS} s per scenario, ${CONNECTIONS} connections, one gateway process, node ${process.version}`,
+);
+console.table(rows);
