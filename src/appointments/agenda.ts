@@ -1,0 +1,32 @@
+import { iso, type Queryable } from '../db/index.ts';
+
+/** One line of an agent's agenda: the appointment and whom it is with. */
+export interface AgendaEntry {
+  appointment_id: string;
+  lead_id: string;
+  name: string;
+  scheduled_at: string;
+  appointment_timezone: string;
+  schedule_type: string;
+  status: string;
+  setter_dialer_name: string | null;
+  join_url: string | null;
+}
+
+/** Appointments of an agent with `from <= scheduled_at < to`, in time order, whatever their status. */
+export async function listAgenda(
+  db: Queryable,
+  agentId: string,
+  range: { from: string; to: string },
+): Promise<AgendaEntry[]> {
+  const { rows } = await db.query<AgendaEntry & { scheduled_at: Date | string }>(
+    `SELECT a.appointment_id, a.lead_id, l.name, a.scheduled_at, a.appointment_timezone, a.schedule_type, a.status,
+            a.setter_dialer_name, a.join_url
+       FROM appointments a
+       JOIN leads l ON l.agent_id = a.agent_id AND l.lead_id = a.lead_id
+      WHERE a.agent_id = $1 AND a.scheduled_at >= $2::timestamptz AND a.scheduled_at < $3::timestamptz
+      ORDER BY a.scheduled_at, a.appointment_id`,
+    [agentId, range.from, range.to],
+  );
+  return rows.map((r) => ({ ...r, scheduled_at: iso(r.scheduled_at) }));
+}

@@ -1,0 +1,211 @@
+import { DateTime } from 'luxon';
+import { iso, type Queryable } from '../db/index.ts';
+import { LEAD_FIELDS } from '../ingest/fields.ts';
+
+/** Read side of leads for the admin API: the list (keyset-paginated) and the detail view. */
+
+export const LEAD_STATUSES = ['New', 'Scheduled', 'Canceled'] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+export type LeadView = Record<string, unknown> & {
+  lead_id: string;
+  agent_id: string;
+  source_id: string;
+  status: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export interface AppointmentView {
+  appointment_id: string;
+  lead_id: string;
+  scheduled_at: string;
+  appointment_timezone: string;
+  schedule_type: string;
+  status: string;
+  setter_dialer_name: string | null;
+  join_url: string | null;
+  cancel_url: string | null;
+  reschedule_url: string | null;
+  external_id: string | null;
+}
+
+export interface HistoryView {
+  history_id: string;
+  event: string;
+  source_id: string | null;
+  changes: unknown;
+  details: unknown;
+  created_at: string;
+}
+
+export interface LeadDetail extends LeadView {
+  appointments: AppointmentView[];
+  history: HistoryView[];
+}
+
+export interface LeadListQuery {
+  status?: string;
+  /** Free text matched against name, email and phone. */
+  q?: string;
+  limit?: number;
+  cursor?: LeadCursor;
+}
+
+/** Position after the last lead of a page: created_at with full microsecond precision, then lead_id. */
+export interface LeadCursor {
+  created_at: string;
+  lead_id: string;
+}
+
+interface LeadRow {
+  lead_id: string;
+  agent_id: string;
+  source_id: string;
+  status: string;
+  name: string;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  email: string | null;
+  campaign_name: string | null;
+  idempotency_key: string | null;
+  fields: Record<string, unknown> | null;
+  custom_fields: unknown;
+  created_at: Date | string;
+  updated_at: Date | string;
+  cursor_ts: string;
+}
+
+// cursor_ts keeps the microseconds a JavaScript Date would lose, so a page never repeats a row.
+const LEAD_COLUMNS = `lead_id, agent_id, source_id, status, name, first_name, last_name, phone, email,
+  campaign_name, idempotency_key, fields, custom_fields, created_at, updated_at,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_ts`;
+
+export async function listLeads(
+  db: Queryable,
+  agentId: string,
+  query: LeadListQuery,
+): Promise<{ leads: LeadView[]; next_cursor: LeadCursor | null }> {
+  const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  const params: unknown[] = [agentId];
+  const where = ['agent_id = $1'];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  if (query.status) where.push(`status = ${param(query.status)}`);
+  if (query.q) {
+    const pattern = param(`%${escapeLike(query.q)}%`);
+    const text = [`name ILIKE ${pattern}`, `email ILIKE ${pattern}`, `phone ILIKE ${pattern}`];
+    // Phones are stored normalized (+15551234567): "(555) 123-4567" finds them by its digits.
+    const digits = /^[\d\s().+-]+$/.test(query.q) ? query.q.replace(/\D/g, '') : '';
+    if (digits.length >= 3) {
+      text.push(`regexp_replace(COALESCE(phone, ''), '\\D', '', 'g') LIKE ${param(`%${digits}%`)}`);
+    }
+    where.push(`(${text.join(' OR ')})`);
+  }
+  if (query.cursor) {
+    where.push(
+      `(created_at, lead_id) < (${param(query.cursor.created_at)}::timestamptz, ${param(query.cursor.lead_id)}::uuid)`,
+    );
+  }
+  const { rows } = await db.query<LeadRow>(
+    `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(' AND ')}
+      ORDER BY created_at DESC, lead_id DESC LIMIT ${param(limit + 1)}`,
+    params,
+  );
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    leads: page.map(toLeadView),
+    next_cursor: rows.length > limit && last ? { created_at: last.cursor_ts, lead_id: last.lead_id } : null,
+  };
+}
+
+export async function getLeadDetail(db: Queryable, leadId: string): Promise<LeadDetail | null> {
+  const { rows } = await db.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE lead_id = $1`, [leadId]);
+  const row = rows[0];
+  if (!row) return null;
+  const [appointments, history] = await Promise.all([
+    listLeadAppointments(db, row.agent_id, row.lead_id),
+    listLeadHistory(db, row.agent_id, row.lead_id),
+  ]);
+  return { ...toLeadView(row), appointments, history };
+}
+
+export async function listLeadAppointments(
+  db: Queryable,
+  agentId: string,
+  leadId: string,
+): Promise<AppointmentView[]> {
+  const { rows } = await db.query<AppointmentView & { scheduled_at: Date | string }>(
+    `SELECT appointment_id, lead_id, scheduled_at, appointment_timezone, schedule_type, status, setter_dialer_name,
+            join_url, cancel_url, reschedule_url, external_id
+       FROM appointments WHERE agent_id = $1 AND lead_id = $2
+      ORDER BY scheduled_at, appointment_id`,
+    [agentId, leadId],
+  );
+  return rows.map((r) => ({ ...r, scheduled_at: iso(r.scheduled_at) }));
+}
+
+export async function listLeadHistory(
+  db: Queryable,
+  agentId: string,
+  leadId: string,
+): Promise<HistoryView[]> {
+  const { rows } = await db.query<HistoryView & { created_at: Date | string }>(
+    `SELECT history_id, event, source_id, changes, details, created_at
+       FROM lead_history WHERE agent_id = $1 AND lead_id = $2
+      ORDER BY created_at, history_id`,
+    [agentId, leadId],
+  );
+  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
+}
+
+/**
+ * Every canonical field by its spec name (null when the lead has none), then the record's own
+ * columns. Columns come last so a stray key in `fields` can never shadow them.
+ */
+function toLeadView(row: LeadRow): LeadView {
+  const canonical: Record<string, unknown> = {};
+  for (const name of Object.keys(LEAD_FIELDS)) canonical[name] = null;
+  for (const [key, value] of Object.entries(row.fields ?? {})) canonical[key] = value;
+  return {
+    lead_id: row.lead_id,
+    agent_id: row.agent_id,
+    source_id: row.source_id,
+    ...canonical,
+    status: row.status,
+    name: row.name,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    phone: row.phone,
+    email: row.email,
+    campaign_name: row.campaign_name,
+    idempotency_key: row.idempotency_key,
+    custom_fields: row.custom_fields ?? {},
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/** ILIKE treats % and _ as wildcards and \ as their escape: match them literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function encodeLeadCursor(cursor: LeadCursor): string {
+  return Buffer.from(`${cursor.created_at}|${cursor.lead_id}`, 'utf8').toString('base64url');
+}
+
+const CURSOR =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** null when the text is not a cursor this service issued. */
+export function decodeLeadCursor(text: string): LeadCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return null;
+  const match = CURSOR.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  if (!match?.[1] || !match[2]) return null;
+  if (!DateTime.fromISO(match[1], { zone: 'utc' }).isValid) return null;
+  return { created_at: match[1], lead_id: match[2].toLowerCase() };
+}

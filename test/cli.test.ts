@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/program.ts';
+import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+
+let t: TestApp;
+let url: string;
+const tempDirs: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await t.close();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs `leadgate <args>` in-process against the test server, capturing stdout and stderr. */
+async function leadgate(
+  args: string[],
+  env: NodeJS.ProcessEnv = { LEADGATE_URL: url, ADMIN_API_KEY: ADMIN_KEY },
+) {
+  let out = '';
+  let err = '';
+  const code = await runCli(['node', 'leadgate', ...args], {
+    out: (s) => (out += s),
+    err: (s) => (err += s),
+    env,
+  });
+  return { code, out, err };
+}
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'leadgate-cli-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address !== 'object') throw new Error('no port');
+  return address.port;
+}
+
+async function insertLead(
+  s: { agent_id: string; source_id: string },
+  name: string,
+  phone: string,
+): Promise<string> {
+  const leadId = randomUUID();
+  await t.db.query(
+    `INSERT INTO leads (agent_id, lead_id, source_id, status, name, phone, fields)
+     VALUES ($1, $2, $3, 'Scheduled', $4, $5, '{"state":"TX"}')`,
+    [s.agent_id, leadId, s.source_id, name, phone],
+  );
+  return leadId;
+}
+
+describe('agents and sources', () => {
+  it('when `agents create --json` runs, then it prints the created agent as JSON', async () => {
+    const res = await leadgate([
+      'agents',
+      'create',
+      '--name',
+      'Cli Agent',
+      '--timezone',
+      'America/Phoenix',
+      '--json',
+    ]);
+
+    expect(res).toMatchObject({ code: 0, err: '' });
+    const agent = JSON.parse(res.out) as Record<string, unknown>;
+    expect(agent).toMatchObject({ name: 'Cli Agent', timezone: 'America/Phoenix' });
+    expect(String(agent.agent_id)).toHaveLength(36);
+  });
+
+  it('when `agents create` runs without --json, then it prints key: value lines', async () => {
+    const res = await leadgate(['agents', 'create', '--name', 'Readable Agent']);
+
+    expect(res.code).toBe(0);
+    expect(res.out).toMatch(/^agent_id:\s+[0-9a-f-]{36}$/m);
+    expect(res.out).toMatch(/^name:\s+Readable Agent$/m);
+    expect(res.out).toMatch(/^timezone:\s+America\/New_York$/m);
+  });
+
+  it('when a source is created, regenerated, disabled and enabled, then each step prints its result', async () => {
+    const agent = JSON.parse((await leadgate(['agents', 'create', '--name', 'Src Agent', '--json'])).out) as {
+      agent_id: string;
+    };
+
+    const created = await leadgate(['sources', 'create', '--agent', agent.agent_id, '--name', 'Vendor']);
+    expect(created.code).toBe(0);
+    const token = /^token:\s+(\S{36})$/m.exec(created.out)?.[1];
+    const sourceId = /^source_id:\s+(\S{36})$/m.exec(created.out)?.[1] ?? '';
+    expect(token).toBeDefined();
+    expect(created.out).toContain(`/inbound-lead-gateway/v/${String(token)}`);
+    expect(created.out).toContain('not shown again');
+
+    const regenerated = await leadgate(['sources', 'regenerate', sourceId, '--json']);
+    expect(regenerated.code).toBe(0);
+    const fresh = JSON.parse(regenerated.out) as { token: string; source_id: string };
+    expect(fresh.source_id).toBe(sourceId);
+    expect(fresh.token).toHaveLength(36);
+    expect(fresh.token).not.toBe(token);
+
+    const disabled = await leadgate(['sources', 'disable', sourceId]);
+    expect(disabled.code).toBe(0);
+    expect(disabled.out).toContain(`Source ${sourceId} is disabled.`);
+    expect(disabled.out).toMatch(/^active:\s+false$/m);
+    const enabled = await leadgate(['sources', 'enable', sourceId, '--json']);
+    expect(JSON.parse(enabled.out)).toMatchObject({ source_id: sourceId, active: true });
+
+    const listed = await leadgate(['sources', 'list', '--agent', agent.agent_id]);
+    expect(listed.out).toContain(sourceId);
+    expect(listed.out).not.toContain(fresh.token);
+  });
+});
+
+describe('leads, agenda and samples', () => {
+  let s: { agent_id: string; source_id: string };
+  let leadId: string;
+
+  beforeAll(async () => {
+    s = await seedSource(t.db, 'Reader Agent');
+    leadId = await insertLead(s, 'Grace Hopper', '+15551112222');
+    await insertLead(s, 'Alan Turing', '+15553334444');
+    await t.db.query(
+      `INSERT INTO appointments (agent_id, appointment_id, lead_id, scheduled_at, appointment_timezone, join_url)
+       VALUES ($1, $2, $3, '2027-01-15T19:30:00Z', 'America/Chicago', 'https://meet.example/grace')`,
+      [s.agent_id, randomUUID(), leadId],
+    );
+    await t.db.query(
+      `INSERT INTO lead_history (agent_id, history_id, lead_id, source_id, event) VALUES ($1, $2, $3, $4, 'created')`,
+      [s.agent_id, randomUUID(), leadId, s.source_id],
+    );
+    await t.db.query(
+      `INSERT INTO listen_samples (agent_id, sample_id, source_id, body, mapped, warnings)
+       VALUES ($1, $2, $3, '{"Full Name":"Sample Person"}', '{"name":"Sample Person"}',
+               '[{"field":"phone","code":"INVALID_PHONE","message":"too short"}]')`,
+      [s.agent_id, randomUUID(), s.source_id],
+    );
+  });
+
+  it('when `leads list` runs, then a table of the agent’s leads is printed', async () => {
+    const res = await leadgate(['leads', 'list', '--agent', s.agent_id]);
+
+    expect(res.code).toBe(0);
+    expect(res.out.split('\n')[0]).toMatch(/^LEAD_ID\s+CREATED_AT\s+STATUS\s+NAME\s+PHONE\s+EMAIL$/);
+    expect(res.out).toContain('Grace Hopper');
+    expect(res.out).toContain('Alan Turing');
+  });
+
+  it('when `leads list --q --json` runs, then the filtered API answer is printed', async () => {
+    const res = await leadgate([
+      'leads',
+      'list',
+      '--agent',
+      s.agent_id,
+      '--q',
+      'grace',
+      '--status',
+      'Scheduled',
+      '--json',
+    ]);
+
+    const data = JSON.parse(res.out) as { leads: { lead_id: string }[]; next_cursor: string | null };
+    expect(data.leads.map((l) => l.lead_id)).toEqual([leadId]);
+    expect(data.next_cursor).toBeNull();
+  });
+
+  it('when `leads list --limit 1` runs, then it says how to get the next page', async () => {
+    const res = await leadgate(['leads', 'list', '--agent', s.agent_id, '--limit', '1']);
+
+    expect(res.out).toMatch(/More: leadgate leads list --agent \S+ --cursor \S+/);
+  });
+
+  it('when `leads show` runs, then fields, appointments and history are printed', async () => {
+    const res = await leadgate(['leads', 'show', leadId]);
+
+    expect(res.code).toBe(0);
+    expect(res.out).toMatch(/^name:\s+Grace Hopper$/m);
+    expect(res.out).toMatch(/^state:\s+TX$/m);
+    expect(res.out).toContain('2027-01-15 13:30 CST (America/Chicago)');
+    expect(res.out).toContain('created');
+    const json = await leadgate(['leads', 'show', leadId, '--json']);
+    expect(JSON.parse(json.out)).toMatchObject({ lead_id: leadId, appointments: [{ status: 'booked' }] });
+  });
+
+  it('when `agenda` runs for a range, then the appointments are listed in the contact’s local time', async () => {
+    const res = await leadgate([
+      'agenda',
+      '--agent',
+      s.agent_id,
+      '--from',
+      '2027-01-01T00:00:00Z',
+      '--to',
+      '2027-02-01T00:00:00Z',
+    ]);
+
+    expect(res.code).toBe(0);
+    expect(res.out).toContain('Grace Hopper');
+    expect(res.out).toContain('2027-01-15 13:30 CST');
+    expect(res.out).toContain('https://meet.example/grace');
+  });
+
+  it('when `samples --json` and `samples` run, then the Listen samples are printed', async () => {
+    const json = await leadgate(['samples', '--source', s.source_id, '--json']);
+    const readable = await leadgate(['samples', '--source', s.source_id]);
+
+    expect(JSON.parse(json.out)).toMatchObject({ samples: [{ mapped: { name: 'Sample Person' } }] });
+    expect(readable.out).toContain('Sample Person');
+    expect(readable.out).toContain('phone: INVALID_PHONE');
+  });
+});
+
+describe('errors', () => {
+  it('when a lead does not exist, then the error code is printed to stderr and the exit code is 1', async () => {
+    const res = await leadgate(['leads', 'show', randomUUID()]);
+
+    expect(res.code).toBe(1);
+    expect(res.out).toBe('');
+    expect(res.err).toBe('LEAD_NOT_FOUND: Lead not found\n');
+  });
+
+  it('when the API refuses a value, then its details are printed too', async () => {
+    const res = await leadgate(['agents', 'create', '--name', 'X', '--timezone', 'Nowhere/Land']);
+
+    expect(res.code).toBe(1);
+    expect(res.err).toMatch(/^VALIDATION_ERROR: Invalid request \(timezone must be .+\)\n$/);
+  });
+
+  it('when the admin key is wrong, then UNAUTHORIZED is reported', async () => {
+    const res = await leadgate(['agents', 'show', randomUUID()], {
+      LEADGATE_URL: url,
+      ADMIN_API_KEY: 'wrong',
+    });
+
+    expect(res.code).toBe(1);
+    expect(res.err).toMatch(/^UNAUTHORIZED: Unauthorized/);
+  });
+
+  it('when the server is not running, then it says so and exits 1', async () => {
+    const dead = `http://127.0.0.1:${await closedPort()}`;
+
+    const res = await leadgate(['leads', 'show', randomUUID()], {
+      LEADGATE_URL: dead,
+      ADMIN_API_KEY: ADMIN_KEY,
+    });
+
+    expect(res.code).toBe(1);
+    expect(res.err).toContain(`cannot reach leadgate at ${dead} — is \`npm start\` running?`);
+  });
+
+  it('when no key is set and DATA_DIR has none, then it explains where the key comes from', async () => {
+    const dir = tempDir();
+
+    const res = await leadgate(['leads', 'show', randomUUID()], { LEADGATE_URL: url, DATA_DIR: dir });
+
+    expect(res.code).toBe(1);
+    expect(res.err).toContain('no admin key: set ADMIN_API_KEY');
+    expect(res.err).toContain(join(dir, 'admin.key'));
+  });
+
+  it('when no key is set but DATA_DIR/admin.key exists, then that key is used', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'admin.key'), `${ADMIN_KEY}\n`);
+
+    const res = await leadgate(['agents', 'create', '--name', 'Key File Agent', '--json'], {
+      LEADGATE_URL: url,
+      DATA_DIR: dir,
+    });
+
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.out)).toMatchObject({ name: 'Key File Agent' });
+  });
+
+  it('when a required option is missing, then commander reports it and the exit code is 1', async () => {
+    const res = await leadgate(['leads', 'list']);
+
+    expect(res.code).toBe(1);
+    expect(res.err).toContain("required option '--agent <agent_id>' not specified");
+  });
+});
+
+describe('migrate', () => {
+  it('when `migrate` runs on a fresh embedded database, then it applies the migrations once', async () => {
+    const dir = tempDir();
+    const env = { DATA_DIR: dir };
+
+    const first = await leadgate(['migrate'], env);
+    const second = await leadgate(['migrate', '--json'], env);
+
+    expect(first).toMatchObject({ code: 0, err: '' });
+    expect(first.out).toMatch(/^Applied: 0001-init/);
+    expect(JSON.parse(second.out)).toEqual({ applied: [] });
+  });
+});
