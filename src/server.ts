@@ -148,7 +148,7 @@ function printBanner(
       `Try it:`,
       `  curl -s -X POST ${base}${GATEWAY_PATH.slice(3)} -H 'content-type: application/json' \\`,
       `    -H 'x-source-token: ${demo.token}' \\`,
-      `    -d '{"name":"Jane Doe","phone":"(555) 123-4567","email":"jane@example.com","state":"TX"}'`,
+      `    -d '{"name":"Jane Doe","phone":"(214) 555-0123","email":"jane@example.com","state":"TX"}'`,
     );
   } else if (demo) {
     lines.push(
