@@ -1,5 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { buildOpenApiDocument } from './openapi/index.ts';
 
+/** `GET /v1/openapi.json`: the OpenAPI 3.1 document, built once here and served as is. */
 export function registerOpenApiRoute(app: FastifyInstance): void {
-  app.get('/v1/openapi.json', async () => ({ openapi: '3.1.0' }));
+  const document = JSON.stringify(buildOpenApiDocument());
+  app.get('/v1/openapi.json', async (_request, reply) =>
+    reply
+      .type('application/json; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .send(document),
+  );
 }

@@ -1,0 +1,147 @@
+import { ERRORS, type ErrorCode } from '../../errors.ts';
+import { DEFAULT_PAGE_SIZE, LEAD_STATUSES, MAX_PAGE_SIZE } from '../../leads/lead-queries.ts';
+import { MAX_BODY_BYTES } from '../gateway-routes.ts';
+import { buildPaths, errorResponse } from './paths.ts';
+import { buildSchemas, ERROR_CODES, type Json } from './schemas.ts';
+
+export type { Json } from './schemas.ts';
+
+/** The interface description's own version, as the spec states it. */
+export const API_VERSION = '3.1.0';
+
+/** Sample `details` shown with some error examples; the `error` text always comes from ERRORS. */
+const EXAMPLE_DETAILS: Partial<Record<ErrorCode, string>> = {
+  INVALID_JSON: 'The body must be a JSON object',
+  INVALID_IDEMPOTENCY_KEY: 'The idempotency key must be 1 to 255 characters',
+  PAYLOAD_TOO_LARGE: `The body must be at most ${MAX_BODY_BYTES} bytes`,
+  RATE_LIMITED: 'Over the limit for this source token; retry in 1 s',
+  INSERT_FAILED: 'The lead violates a database constraint',
+  UNAUTHORIZED: 'Send Authorization: Bearer <ADMIN_API_KEY>',
+  INVALID_AGENT_IDENTIFIER: 'agent_id must be a UUID',
+  VALIDATION_ERROR: 'name is required',
+};
+
+function errorExamples(): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const code of ERROR_CODES) {
+    const details = EXAMPLE_DETAILS[code];
+    out[code] = {
+      summary: `${ERRORS[code].status} ${code}`,
+      value: { error: ERRORS[code].error, error_code: code, ...(details ? { details } : {}) },
+    };
+  }
+  return out;
+}
+
+const uuidIn = (name: string, location: 'path', description: string): Json => ({
+  name,
+  in: location,
+  required: true,
+  description,
+  schema: { type: 'string', format: 'uuid' },
+});
+
+const query = (name: string, description: string, schema: Json = { type: 'string' }): Json => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
+
+const parameters: Record<string, Json> = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Unique per delivery: a retry with the same key within 24 hours replays the first answer with `idempotent_replay: true` instead of creating a duplicate. 1–255 printable characters; a quoted structured-field string (`"abc"`) equals the bare value. Wins over the body field `idempotency_key`. Reused for a different contact: 422 IDEMPOTENCY_KEY_REUSED.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  SourceToken: uuidIn(
+    'token',
+    'path',
+    'The partner source token (36-character UUID) in place of the x-source-token header.',
+  ),
+  AgentId: uuidIn('agent_id', 'path', 'The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER.'),
+  SourceId: uuidIn('source_id', 'path', 'The lead source. Not a UUID or unknown: 404 SOURCE_NOT_FOUND.'),
+  LeadId: uuidIn('lead_id', 'path', 'The lead. Not a UUID or unknown: 404 LEAD_NOT_FOUND.'),
+  LeadStatus: query('status', 'Only leads with this status (case-insensitive).', {
+    type: 'string',
+    enum: [...LEAD_STATUSES],
+  }),
+  LeadQuery: query('q', 'Free text matched against name, email and phone (digits of a phone also match).', {
+    type: 'string',
+    maxLength: 200,
+  }),
+  Limit: query(
+    'limit',
+    `Page size, default ${DEFAULT_PAGE_SIZE}; larger than ${MAX_PAGE_SIZE} is read as ${MAX_PAGE_SIZE}.`,
+    {
+      type: 'integer',
+      minimum: 1,
+      default: DEFAULT_PAGE_SIZE,
+    },
+  ),
+  Cursor: query('cursor', 'The `next_cursor` of the previous page.'),
+  AgendaFrom: query(
+    'from',
+    'ISO-8601 instant, inclusive; without an offset it is read in the agent’s timezone. Default: start of today there.',
+    { type: 'string', examples: ['2027-01-15T00:00:00Z'] },
+  ),
+  AgendaTo: query(
+    'to',
+    'ISO-8601 instant, exclusive. Default: 30 days after `from`; at most 366 days after it.',
+    {
+      type: 'string',
+      examples: ['2027-02-15T00:00:00Z'],
+    },
+  ),
+};
+
+const headers: Record<string, Json> = {
+  Allow: { description: 'The only method allowed.', schema: { type: 'string', const: 'POST' } },
+  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+  WWWAuthenticate: { description: 'The bearer challenge.', schema: { type: 'string' } },
+};
+
+/** The whole OpenAPI 3.1 document of the gateway, the admin API and the operational endpoints. */
+export function buildOpenApiDocument(): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Leadgate: inbound lead gateway',
+      version: API_VERSION,
+      description:
+        'Webhook-style ingestion of leads, appointments and booking-scheduler events into an insurance-agent CRM, and the admin API that issues source tokens and reads leads back. Every error has the shape `{error, error_code, details?}`.',
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'Gateway', description: 'What senders call. Authenticated by a partner source token.' },
+      {
+        name: 'Admin',
+        description: 'What the agent and the operator call. `Authorization: Bearer <ADMIN_API_KEY>`.',
+      },
+      { name: 'Operations', description: 'Health checks.' },
+      { name: 'Meta', description: 'This document.' },
+    ],
+    paths: buildPaths(),
+    components: {
+      schemas: buildSchemas(),
+      securitySchemes: {
+        sourceTokenHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-source-token',
+          description:
+            'Partner source token (36-character UUID); selects the receiving agent and lead source.',
+        },
+        adminBearer: { type: 'http', scheme: 'bearer', description: 'The ADMIN_API_KEY.' },
+      },
+      parameters,
+      headers,
+      examples: errorExamples(),
+      responses: Object.fromEntries(ERROR_CODES.map((code) => [code, errorResponse(code)])),
+    },
+  };
+}

@@ -1,0 +1,527 @@
+import { ERRORS, type ErrorCode } from '../../errors.ts';
+import {
+  GENDER_SYNONYMS,
+  HOUSING_TYPE_SYNONYMS,
+  LEAD_CATEGORY_SYNONYMS,
+  MORTGAGE_TYPE_SYNONYMS,
+  SCHEDULE_TYPE_SYNONYMS,
+} from '../../ingest/data/synonyms.ts';
+import { LEAD_FIELDS, type FieldKind, type LeadFieldName } from '../../ingest/fields.ts';
+import { LEAD_STATUSES, MAX_PAGE_SIZE } from '../../leads/lead-queries.ts';
+import { LISTEN_MESSAGE } from '../../listen/record-listen-sample.ts';
+
+/** A piece of the OpenAPI document: plain JSON. */
+export type Json = Record<string, unknown>;
+
+export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+export const APPOINTMENT_STATUSES = ['booked', 'rescheduled', 'canceled', 'no_show'] as const;
+
+const uuid: Json = { type: 'string', format: 'uuid' };
+const dateTime: Json = { type: 'string', format: 'date-time' };
+const nullable = (type: string): Json => ({ type: [type, 'null'] });
+const nullableUuid: Json = { type: ['string', 'null'], format: 'uuid' };
+
+/** The enum fields of the submission: their values are the keys of the synonym tables. */
+const ENUMS: Partial<Record<LeadFieldName, readonly string[]>> = {
+  gender: Object.keys(GENDER_SYNONYMS),
+  schedule_type: Object.keys(SCHEDULE_TYPE_SYNONYMS),
+  housing_type: Object.keys(HOUSING_TYPE_SYNONYMS),
+  mortgage_type: Object.keys(MORTGAGE_TYPE_SYNONYMS),
+  lead_category: Object.keys(LEAD_CATEGORY_SYNONYMS),
+};
+
+/** What the spec's submission table says of each field (the kind comes from LEAD_FIELDS). */
+const DESCRIPTIONS: Partial<Record<LeadFieldName, string>> = {
+  name: 'Full contact name. Alternative to first_name + last_name; split at the first space into first and last.',
+  first_name: 'Contact first name.',
+  last_name: 'Contact last name.',
+  phone: 'Normalized to a clean 10-digit form. Aliases: cell, mobile, phone_number, …',
+  email: 'Lowercased and indexed.',
+  address: 'Street address.',
+  city: 'City.',
+  state: '2-letter code or full state name. Used to detect the timezone.',
+  zipcode: '5-digit postal code. Aliases: zip, postal_code.',
+  county: 'County or parish.',
+  age: 'Age in years, 18 to 120 inclusive.',
+  date_of_birth: '`YYYY-MM-DD` or `MM/DD/YYYY`. Alias: dob.',
+  gender: 'Other spellings (m, f, woman, …) are normalized to these values.',
+  status:
+    'Set by the gateway: `Scheduled` when an appointment is booked, else `New`. A different value sent here is kept in custom_fields with a STATUS_IGNORED warning.',
+  scheduled_at:
+    'Canonical UTC ISO-8601 appointment timestamp. Without an offset it is read in appointment_timezone (else UTC) and a warning says so.',
+  appointment_date:
+    'Split appointment date (`YYYY-MM-DD`, `MM/DD/YYYY`, `M/D/YYYY`), used when scheduled_at is absent.',
+  appointment_time:
+    'Split appointment local time: `2:30 PM`, `2:30pm`, `2 PM`, `02:30 PM` or 24-hour `14:30`.',
+  appointment_timezone:
+    'IANA timezone. If omitted, inferred from ZIP code, state, phone area code, then the agent’s default timezone.',
+  schedule_type: 'Default `appointment`.',
+  setter_dialer_name: 'Name or ID of the setter, dialer agent or scheduling channel.',
+  scheduled_call: 'Optional human-readable local date/time text.',
+  tags: 'Tags attached to the lead.',
+  notes: 'Appointment notes, verification details, briefing text.',
+  coverage_type: 'Requested policy type.',
+  coverage_amount: 'Requested coverage amount. Alias: coverage_requested.',
+  current_coverage: 'Existing coverage details.',
+  monthly_budget: 'Target monthly budget.',
+  annual_income: 'Household yearly income.',
+  occupation: 'Job title or retirement status.',
+  housing_type: 'Housing situation.',
+  mortgage_type: 'Mortgage type.',
+  mortgage_length_remaining: 'Remaining loan term.',
+  monthly_payment: 'Monthly mortgage payment.',
+  smoker: 'Tobacco usage flag.',
+  health_conditions: 'High-level health summary.',
+  health_conditions_detail: 'Prescriptions, hospitalizations, surgery dates.',
+  language: 'Primary language preference.',
+  branch_of_service: 'Military branch.',
+  military_status:
+    'Optional service status. For general veteran leads lead_category and branch_of_service suffice.',
+  lead_category: 'Abbreviations and synonyms (fe, mp, vet, …) are mapped automatically.',
+  beneficiary: 'Primary beneficiary name.',
+  beneficiary_relationship: 'Relationship of beneficiary.',
+  beneficiary_count: 'Number of beneficiaries.',
+  dependents: 'Number or details of dependent children.',
+  consent_cert_url: 'Form-consent certificate URL for telemarketing-consent verification.',
+  ip_address: 'Client IP at submission.',
+  sms_consent: 'Explicit SMS consent.',
+  socialclid: 'Ad click identifier taken from the ad URL.',
+  socialc: 'First-party ad click cookie.',
+  socialp: 'First-party browser tracking cookie.',
+  user_agent: 'Client User-Agent string.',
+  leadgen_id: 'Native instant-form submission ID of the ad platform.',
+  ad_id: 'Ad ID from the campaign URL.',
+  utm_source: 'Marketing attribution: source.',
+  utm_medium: 'Marketing attribution: medium.',
+  utm_campaign: 'Marketing attribution: campaign.',
+  utm_content: 'Marketing attribution: content.',
+  utm_term: 'Marketing attribution: term.',
+  campaign_name: 'Campaign or event-type name (for a booking event: scheduled_event.name).',
+};
+
+const FORMATS: Partial<Record<LeadFieldName, string>> = { email: 'email', consent_cert_url: 'uri' };
+
+function kindSchema(kind: FieldKind, orNull: boolean): Json {
+  const type = (t: string) => (orNull ? [t, 'null'] : t);
+  switch (kind) {
+    case 'string':
+      return { type: type('string') };
+    case 'integer':
+      return { type: type('integer') };
+    case 'boolean':
+      return { type: type('boolean') };
+    case 'datetime':
+      return { type: type('string'), format: 'date-time' };
+    case 'string[]':
+      return { type: type('array'), items: { type: 'string' } };
+  }
+}
+
+/** One schema per LEAD_FIELDS entry: kind, then the spec's description, format, enum and range. */
+function leadFieldSchemas(orNull: boolean): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [name, kind] of Object.entries(LEAD_FIELDS) as [LeadFieldName, FieldKind][]) {
+    const schema = kindSchema(kind, orNull);
+    const description = DESCRIPTIONS[name];
+    if (description) schema.description = description;
+    const format = FORMATS[name];
+    if (format) schema.format = format;
+    const values = ENUMS[name];
+    if (values) schema.enum = orNull ? [...values, null] : [...values];
+    if (name === 'age') Object.assign(schema, { minimum: 18, maximum: 120 });
+    out[name] = schema;
+  }
+  return out;
+}
+
+const warning: Json = {
+  type: 'object',
+  description:
+    'A value the gateway could not use as sent. The lead is still created; the raw value is kept in custom_fields under the original field name.',
+  required: ['field', 'code', 'message'],
+  properties: {
+    field: { type: 'string', description: 'The field as sent.' },
+    code: {
+      type: 'string',
+      description:
+        'Machine-readable reason, e.g. INVALID_PHONE, INVALID_EMAIL, INVALID_AGE, INVALID_ENUM, STATUS_IGNORED.',
+    },
+    message: { type: 'string', description: 'Human-readable explanation.' },
+  },
+};
+
+const leadSubmission: Json = {
+  type: 'object',
+  description:
+    'One lead, optionally with an appointment. The only mandatory content is a contact name: `name`, or `first_name` (and normally `last_name`); without one the answer is 400 MISSING_NAME. Field names are matched case-insensitively, with spaces, dashes and camelCase folded to snake_case, then aliases (cell → phone, coverage_requested → coverage_amount, …). Unknown fields are kept in custom_fields under their original name. An invalid value never rejects the lead: it is kept raw in custom_fields and reported in `warnings`.',
+  properties: {
+    ...leadFieldSchemas(false),
+    listen: { type: 'boolean', default: false, description: '`true` runs the dry run (Listen mode).' },
+    idempotency_key: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: 'Alternative to the Idempotency-Key header; the header wins when both are sent.',
+    },
+    custom_fields: {
+      type: 'object',
+      description:
+        'Free-form partner metadata (strings, numbers, booleans). Conventional keys: join_url, cancel_url, reschedule_url, setter_id, call_recording_url.',
+      additionalProperties: true,
+    },
+  },
+  additionalProperties: true,
+};
+
+const bookingEvent: Json = {
+  type: 'object',
+  description:
+    'A raw booking-scheduler webhook event forwarded to the gateway. `invitee.created` creates a Scheduled lead; `invitee.canceled` cancels (or, with `rescheduled: true`, reschedules) the appointment. Other events are answered with IgnoredEventResponse. The replay key is the invitee `uri` plus the event name.',
+  required: ['event', 'payload'],
+  properties: {
+    event: { type: 'string', examples: ['invitee.created', 'invitee.canceled'] },
+    created_at: dateTime,
+    listen: { type: 'boolean', default: false, description: '`true` runs the dry run (Listen mode).' },
+    payload: {
+      type: 'object',
+      description: 'Invitee members sit directly under payload (or nested under payload.invitee).',
+      properties: {
+        uri: { type: 'string', description: 'Invitee URI; becomes the lead’s idempotency_key.' },
+        name: { type: 'string' },
+        email: { type: 'string' },
+        timezone: { type: 'string', description: 'IANA name; becomes appointment_timezone.' },
+        text_reminder_number: { type: 'string', description: 'Becomes phone.' },
+        cancel_url: { type: 'string' },
+        reschedule_url: { type: 'string' },
+        rescheduled: { type: 'boolean' },
+        questions_and_answers: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { question: { type: 'string' }, answer: { type: 'string' } },
+          },
+        },
+        scheduled_event: {
+          type: 'object',
+          properties: {
+            uri: { type: 'string' },
+            name: { type: 'string', description: 'Becomes campaign_name.' },
+            start_time: dateTime,
+            end_time: dateTime,
+            location: {
+              type: 'object',
+              properties: { type: { type: 'string' }, join_url: { type: 'string' } },
+            },
+            event_memberships: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { user_name: { type: 'string' }, user_email: { type: 'string' } },
+              },
+            },
+          },
+        },
+        tracking: {
+          type: 'object',
+          properties: { utm_source: { type: 'string' }, utm_campaign: { type: 'string' } },
+        },
+        invitee: { type: 'object', additionalProperties: true },
+      },
+      additionalProperties: true,
+    },
+  },
+  additionalProperties: true,
+};
+
+const successResponse: Json = {
+  type: 'object',
+  description: 'A live delivery: the lead was created, merged or replayed.',
+  required: ['success', 'message', 'lead_id', 'agent_id', 'status'],
+  properties: {
+    success: { const: true },
+    message: {
+      type: 'string',
+      examples: ['Lead created', 'Lead created and appointment scheduled', 'Lead updated'],
+    },
+    listen: { type: 'boolean', const: false },
+    lead_id: { ...uuid, description: 'The CRM’s primary identifier of the lead.' },
+    agent_id: { ...uuid, description: 'Agent receiving the lead.' },
+    status: { type: 'string', enum: [...LEAD_STATUSES] },
+    scheduled_at: { ...dateTime, description: 'Confirmed UTC appointment timestamp.' },
+    appointment_timezone: { type: 'string', description: 'Confirmed IANA timezone.' },
+    schedule_type: { type: 'string', enum: Object.keys(SCHEDULE_TYPE_SYNONYMS) },
+    resubmit: { const: true, description: 'Present when an existing lead was re-engaged and merged.' },
+    idempotent_replay: {
+      const: true,
+      description: 'Present when a cached delivery was replayed within 24 hours.',
+    },
+    auto_sync_enabled: {
+      type: 'boolean',
+      description: '`true` when the source has at least one active outbound partner-sync destination.',
+    },
+    warnings: { type: 'array', items: ref('Warning') },
+  },
+};
+
+const listenResponse: Json = {
+  type: 'object',
+  description: 'Listen mode (dry run): nothing was created; the sample is stored for review.',
+  required: ['success', 'listen', 'message'],
+  properties: { success: { const: true }, listen: { const: true }, message: { const: LISTEN_MESSAGE } },
+  additionalProperties: false,
+};
+
+const ignoredEventResponse: Json = {
+  type: 'object',
+  description: 'A booking-scheduler event the gateway does not act on; recorded for the agent.',
+  required: ['success', 'message', 'ignored'],
+  properties: { success: { const: true }, message: { const: 'Event ignored' }, ignored: { const: true } },
+  additionalProperties: false,
+};
+
+const errorResponse: Json = {
+  type: 'object',
+  required: ['error', 'error_code'],
+  properties: {
+    error: { type: 'string', description: 'Human-readable description; fixed per error_code.' },
+    error_code: { type: 'string', enum: ERROR_CODES },
+    details: { type: 'string', description: 'Optional diagnostics.' },
+  },
+};
+
+const agent: Json = {
+  type: 'object',
+  required: ['agent_id', 'name', 'timezone'],
+  properties: {
+    agent_id: uuid,
+    name: { type: 'string' },
+    timezone: { type: 'string', description: 'IANA timezone (default America/New_York).' },
+    created_at: dateTime,
+  },
+};
+
+const source: Json = {
+  type: 'object',
+  required: ['source_id', 'agent_id', 'name', 'active'],
+  properties: {
+    source_id: uuid,
+    agent_id: uuid,
+    name: { type: 'string' },
+    active: { type: 'boolean', description: 'A disabled source’s token gets 401 INVALID_SOURCE_TOKEN.' },
+    created_at: dateTime,
+    updated_at: dateTime,
+    has_signing_key: { type: 'boolean' },
+  },
+};
+
+const sourceWithToken: Json = {
+  allOf: [
+    ref('Source'),
+    {
+      type: 'object',
+      required: ['token', 'webhook_url'],
+      properties: {
+        token: { ...uuid, description: 'The source token in full. Shown only here: it is stored as a hash.' },
+        webhook_url: {
+          type: 'string',
+          format: 'uri',
+          description: 'The gateway URL with the token in the path.',
+        },
+      },
+    },
+  ],
+};
+
+const appointmentProperties: Record<string, Json> = {
+  appointment_id: uuid,
+  lead_id: uuid,
+  scheduled_at: dateTime,
+  appointment_timezone: { type: 'string' },
+  schedule_type: { type: 'string', enum: Object.keys(SCHEDULE_TYPE_SYNONYMS) },
+  status: { type: 'string', enum: [...APPOINTMENT_STATUSES] },
+  setter_dialer_name: nullable('string'),
+  join_url: nullable('string'),
+  cancel_url: nullable('string'),
+  reschedule_url: nullable('string'),
+  external_id: nullable('string'),
+};
+
+const appointment: Json = {
+  type: 'object',
+  required: ['appointment_id', 'lead_id', 'scheduled_at', 'appointment_timezone', 'schedule_type', 'status'],
+  properties: appointmentProperties,
+};
+
+const agendaItem: Json = {
+  type: 'object',
+  required: [
+    'appointment_id',
+    'lead_id',
+    'name',
+    'scheduled_at',
+    'appointment_timezone',
+    'schedule_type',
+    'status',
+  ],
+  properties: {
+    appointment_id: uuid,
+    lead_id: uuid,
+    name: { type: 'string', description: 'The lead’s name.' },
+    scheduled_at: dateTime,
+    appointment_timezone: { type: 'string' },
+    schedule_type: appointmentProperties.schedule_type,
+    status: appointmentProperties.status,
+    setter_dialer_name: nullable('string'),
+    join_url: nullable('string'),
+  },
+};
+
+const lead: Json = {
+  type: 'object',
+  description:
+    'A lead record: every canonical field by its spec name (null when the lead has none), then the record’s own attributes.',
+  required: [
+    'lead_id',
+    'agent_id',
+    'source_id',
+    'status',
+    'name',
+    'custom_fields',
+    'created_at',
+    'updated_at',
+  ],
+  properties: {
+    lead_id: uuid,
+    agent_id: uuid,
+    source_id: uuid,
+    ...leadFieldSchemas(true),
+    status: { type: 'string', enum: [...LEAD_STATUSES] },
+    name: { type: 'string' },
+    idempotency_key: nullable('string'),
+    custom_fields: { type: 'object', additionalProperties: true },
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  additionalProperties: true,
+};
+
+const historyEntry: Json = {
+  type: 'object',
+  required: ['history_id', 'event', 'created_at'],
+  properties: {
+    history_id: uuid,
+    event: { type: 'string', examples: ['created'] },
+    source_id: nullableUuid,
+    changes: { description: 'Older values a merge replaced, by field.' },
+    details: {},
+    created_at: dateTime,
+  },
+};
+
+const leadDetail: Json = {
+  allOf: [
+    ref('Lead'),
+    {
+      type: 'object',
+      required: ['appointments', 'history'],
+      properties: {
+        appointments: { type: 'array', items: ref('Appointment') },
+        history: { type: 'array', items: ref('HistoryEntry') },
+      },
+    },
+  ],
+};
+
+const sample: Json = {
+  type: 'object',
+  description: 'A Listen-mode delivery as stored: what came in and what the mapping made of it.',
+  required: ['sample_id', 'received_at', 'body', 'mapped', 'custom_fields', 'warnings', 'error_code'],
+  properties: {
+    sample_id: uuid,
+    received_at: dateTime,
+    body: { description: 'The body as received.' },
+    mapped: { type: 'object', description: 'The lead as it would land.', additionalProperties: true },
+    custom_fields: { type: 'object', additionalProperties: true },
+    warnings: { type: 'array', items: ref('Warning') },
+    error_code: {
+      type: ['string', 'null'],
+      enum: [...ERROR_CODES, null],
+      description: 'The error a live delivery would get (e.g. MISSING_NAME), else null.',
+    },
+  },
+};
+
+const list = (key: string, item: string, extra: Record<string, Json> = {}): Json => ({
+  type: 'object',
+  required: [key, ...Object.keys(extra)],
+  properties: { [key]: { type: 'array', items: ref(item) }, ...extra },
+});
+
+export function buildSchemas(): Record<string, Json> {
+  return {
+    LeadSubmission: leadSubmission,
+    BookingEvent: bookingEvent,
+    GatewayRequest: { anyOf: [ref('LeadSubmission'), ref('BookingEvent')] },
+    Warning: warning,
+    SuccessResponse: successResponse,
+    ListenResponse: listenResponse,
+    IgnoredEventResponse: ignoredEventResponse,
+    GatewayResponse: { oneOf: [ref('SuccessResponse'), ref('ListenResponse'), ref('IgnoredEventResponse')] },
+    ErrorResponse: errorResponse,
+    Agent: agent,
+    CreateAgentRequest: {
+      type: 'object',
+      required: ['name'],
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 200 },
+        timezone: { type: 'string', description: 'IANA timezone, e.g. America/Chicago.' },
+      },
+    },
+    Source: source,
+    SourceWithToken: sourceWithToken,
+    SourceList: list('sources', 'Source'),
+    CreateSourceRequest: {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
+    },
+    UpdateSourceRequest: {
+      type: 'object',
+      properties: {
+        active: { type: 'boolean', description: '`false` disables the token at once.' },
+        name: { type: 'string', minLength: 1, maxLength: 200 },
+        signing_key: {
+          type: ['string', 'null'],
+          minLength: 1,
+          maxLength: 1024,
+          description: 'Webhook signing secret; null removes it. Never returned (see has_signing_key).',
+        },
+      },
+    },
+    Lead: lead,
+    LeadDetail: leadDetail,
+    LeadList: list('leads', 'Lead', {
+      next_cursor: {
+        type: ['string', 'null'],
+        description: `Pass as cursor for the next page (at most ${MAX_PAGE_SIZE} leads a page).`,
+      },
+    }),
+    Appointment: appointment,
+    AgendaItem: agendaItem,
+    Agenda: list('appointments', 'AgendaItem'),
+    HistoryEntry: historyEntry,
+    Sample: sample,
+    SampleList: list('samples', 'Sample'),
+    Health: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
+    Readiness: {
+      type: 'object',
+      required: ['status', 'database'],
+      properties: {
+        status: { type: 'string', enum: ['ready', 'unavailable'] },
+        database: { type: 'string', enum: ['postgres', 'pglite'] },
+      },
+    },
+  };
+}

@@ -1,0 +1,355 @@
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS, type ErrorCode } from '../src/errors.ts';
+import { GATEWAY_PATH } from '../src/http/gateway-routes.ts';
+import { LEAD_FIELDS, type FieldKind } from '../src/ingest/fields.ts';
+import { LISTEN_MESSAGE } from '../src/listen/record-listen-sample.ts';
+import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { deliver } from './support/deliver.ts';
+
+type Json = Record<string, unknown>;
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+let t: TestApp;
+let doc: Json;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  doc = res.json<Json>();
+});
+afterAll(() => t.close());
+
+/** The value at a JSON pointer (`/components/schemas/Lead`), or undefined. */
+function at(pointer: string): unknown {
+  let node: unknown = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = isObject(node) ? node[key] : Array.isArray(node) ? node[Number(key)] : undefined;
+  }
+  return node;
+}
+
+function obj(value: unknown, what: string): Json {
+  if (!isObject(value)) throw new Error(`${what} is not an object`);
+  return value;
+}
+
+/** Follows `$ref`s until a node without one. */
+function deref(node: unknown): Json {
+  let current = obj(node, 'node');
+  for (let hops = 0; typeof current.$ref === 'string'; hops++) {
+    if (hops > 20) throw new Error(`$ref loop at ${current.$ref}`);
+    current = obj(at(current.$ref.slice(1)), current.$ref);
+  }
+  return current;
+}
+
+const schema = (name: string): Json => obj(at(`/components/schemas/${name}`), `schema ${name}`);
+
+/** Property names and required names of a schema, through $ref and allOf. */
+function shape(node: unknown): { props: Set<string>; required: Set<string> } {
+  const s = deref(node);
+  const props = new Set(Object.keys(isObject(s.properties) ? s.properties : {}));
+  const required = new Set(Array.isArray(s.required) ? s.required.map(String) : []);
+  for (const part of Array.isArray(s.allOf) ? s.allOf : []) {
+    const inner = shape(part);
+    inner.props.forEach((p) => props.add(p));
+    inner.required.forEach((p) => required.add(p));
+  }
+  return { props, required };
+}
+
+/** A real answer of the app uses only documented keys and has every required one. */
+function expectDocumented(value: unknown, schemaName: string): void {
+  const { props, required } = shape(schema(schemaName));
+  const keys = Object.keys(obj(value, `answer for ${schemaName}`));
+  expect(
+    keys.filter((k) => !props.has(k)),
+    `undocumented keys of ${schemaName}`,
+  ).toEqual([]);
+  expect(
+    [...required].filter((k) => !keys.includes(k)),
+    `missing required keys of ${schemaName}`,
+  ).toEqual([]);
+}
+
+function operations(): Array<{ path: string; method: string; op: Json }> {
+  return Object.entries(obj(doc.paths, 'paths')).flatMap(([path, item]) =>
+    Object.entries(obj(item, path))
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, op]) => ({ path, method, op: obj(op, `${method} ${path}`) })),
+  );
+}
+
+/** Every (method, url) the app registered, read from Fastify's route tree (`:param` form). */
+function registeredRoutes(app: FastifyInstance): Array<{ method: string; url: string }> {
+  const stack: string[] = [];
+  const out: Array<{ method: string; url: string }> = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^((?:│ {3}| {4})*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line.trimEnd());
+    if (!m) continue;
+    stack.length = (m[1] ?? '').length / 4;
+    stack.push(m[2] ?? '');
+    const url = stack.join('');
+    for (const method of m[3] ? m[3].split(', ') : []) out.push({ method, url });
+  }
+  return out;
+}
+
+function collectRefs(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((n) => collectRefs(n, out));
+  else if (isObject(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') out.push(value);
+      else collectRefs(value, out);
+    }
+  }
+  return out;
+}
+
+describe('GET /v1/openapi.json', () => {
+  it('when fetched, then it is an OpenAPI 3.1.0 document of interface version 3.1.0', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(obj(doc.info, 'info')).toMatchObject({ version: '3.1.0' });
+    expect(doc.servers).toEqual([{ url: '/' }]);
+  });
+
+  it('when the app routes are listed, then every /v1 route is documented with its method', () => {
+    const routes = registeredRoutes(t.app);
+    // The parser must read the tree right: each route it finds is one Fastify knows.
+    for (const r of routes)
+      expect(t.app.hasRoute({ method: r.method as HTTPMethods, url: r.url }), r.url).toBe(true);
+    const expected = routes
+      .filter((r) => r.url.startsWith('/v1'))
+      // Empty-segment routes (`/v/`, `/agents//sources`) only name the missing identifier.
+      .filter((r) => !/\/\/|\/$/.test(r.url))
+      // The gateway's other methods are the 405 catch-all, documented as the 405 answer.
+      .filter((r) => !r.url.startsWith(GATEWAY_PATH) || r.method === 'POST')
+      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`);
+    expect(expected).toContain(`POST ${GATEWAY_PATH}/v/{token}`);
+    expect(expected).toContain('GET /v1/admin/leads/{lead_id}');
+    const documented = operations().map((o) => `${o.method.toUpperCase()} ${o.path}`);
+    expect(expected.filter((r) => !documented.includes(r))).toEqual([]);
+  });
+
+  it('when an operation is documented, then the app has that route', () => {
+    for (const { path, method } of operations()) {
+      const url = path.replace(/\{(\w+)\}/g, ':$1');
+      expect(t.app.hasRoute({ method: method.toUpperCase() as HTTPMethods, url }), `${method} ${path}`).toBe(
+        true,
+      );
+    }
+  });
+
+  it('when ERRORS is read, then every code is in the ErrorResponse enum with a reusable response and example', () => {
+    const codes = Object.keys(ERRORS) as ErrorCode[];
+    const props = obj(schema('ErrorResponse').properties, 'ErrorResponse.properties');
+    expect(obj(props.error_code, 'error_code').enum).toEqual(codes);
+    for (const code of codes) {
+      const response = deref(at(`/components/responses/${code}`));
+      expect(response.description).toContain(ERRORS[code].error);
+      expect(obj(at(`/components/examples/${code}`), code).value).toMatchObject({
+        error: ERRORS[code].error,
+        error_code: code,
+      });
+    }
+  });
+
+  it('when LEAD_FIELDS is read, then every field is a LeadSubmission property of its kind, described', () => {
+    const submission = schema('LeadSubmission');
+    expect(submission.additionalProperties).toBe(true);
+    const props = obj(submission.properties, 'LeadSubmission.properties');
+    const types: Record<FieldKind, string> = {
+      string: 'string',
+      integer: 'integer',
+      boolean: 'boolean',
+      datetime: 'string',
+      'string[]': 'array',
+    };
+    for (const [field, kind] of Object.entries(LEAD_FIELDS) as [string, FieldKind][]) {
+      const prop = obj(props[field], `LeadSubmission.${field}`);
+      expect(prop.type, field).toBe(types[kind]);
+      expect(prop.description, field).toEqual(expect.any(String));
+    }
+    for (const control of ['listen', 'idempotency_key', 'custom_fields'])
+      expect(props).toHaveProperty(control);
+    expect(props.age).toMatchObject({ minimum: 18, maximum: 120 });
+    expect(props.gender).toMatchObject({ enum: ['Male', 'Female'] });
+    expect(props.schedule_type).toMatchObject({ enum: ['appointment', 'follow_up'] });
+    expect(props.housing_type).toMatchObject({ enum: ['Own', 'Rent', 'Other'] });
+    expect(props.mortgage_type).toMatchObject({
+      enum: ['Conventional', 'FHA', 'VA', 'Fixed', 'ARM', 'USDA', 'Jumbo', 'Reverse'],
+    });
+    expect(props.lead_category).toMatchObject({
+      enum: [
+        'veterans',
+        'final-expense',
+        'mortgage-protection',
+        'nurses',
+        'truckers',
+        'iul',
+        'first-responder',
+        'federal-employee',
+        'senior',
+        'teacher',
+        'generic',
+      ],
+    });
+  });
+
+  it('when every $ref is followed, then it resolves inside the document', () => {
+    const refs = collectRefs(doc);
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of refs) {
+      expect(ref.startsWith('#/'), ref).toBe(true);
+      expect(at(ref.slice(1)), ref).toBeDefined();
+    }
+  });
+
+  it('when the structure is checked, then operations, responses, parameters and security are consistent', () => {
+    const components = obj(doc.components, 'components');
+    const schemes = obj(components.securitySchemes, 'securitySchemes');
+    expect(schemes.sourceTokenHeader).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-source-token' });
+    expect(schemes.adminBearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const tags = new Set((doc.tags as Json[]).map((tag) => tag.name));
+    const ids = operations().map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    for (const { path, method, op } of operations()) {
+      const where = `${method} ${path}`;
+      expect(op.operationId, where).toEqual(expect.any(String));
+      for (const tag of op.tags as string[]) expect(tags.has(tag), `${where} tag ${tag}`).toBe(true);
+      for (const requirement of op.security as Json[]) {
+        for (const name of Object.keys(requirement)) expect(schemes, where).toHaveProperty(name);
+      }
+      const params = ((op.parameters ?? []) as unknown[]).map(deref);
+      const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const inPath = params.filter((p) => p.in === 'path');
+      expect(inPath.map((p) => p.name).sort(), where).toEqual([...templated].sort());
+      for (const p of inPath) expect(p.required, `${where} ${String(p.name)}`).toBe(true);
+
+      for (const [status, raw] of Object.entries(obj(op.responses, where))) {
+        expect(status, where).toMatch(/^[1-5]\d\d$/);
+        const response = deref(raw);
+        expect(response.description, `${where} ${status}`).toEqual(expect.any(String));
+        // Under /v1 every failure has the error shape (/readyz answers 503 with its own body).
+        if (Number(status) < 400 || !path.startsWith('/v1')) continue;
+        const content = obj(obj(response.content, `${where} ${status}`)['application/json'], 'json');
+        expect(content.schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+        const examples = Object.values(obj(content.examples, `${where} ${status} examples`)).map(
+          (e) => obj(deref(e).value, 'example') as { error: string; error_code: ErrorCode },
+        );
+        expect(examples.length, `${where} ${status}`).toBeGreaterThan(0);
+        for (const e of examples) {
+          expect(ERRORS[e.error_code].status, `${where} ${e.error_code}`).toBe(Number(status));
+          expect(e.error).toBe(ERRORS[e.error_code].error);
+        }
+      }
+    }
+  });
+
+  it('when a gateway operation is read, then it takes JSON, forms and text and lists every status', () => {
+    for (const path of [GATEWAY_PATH, `${GATEWAY_PATH}/v/{token}`]) {
+      const op = obj(obj(obj(doc.paths, 'paths')[path], path).post, path);
+      const body = obj(obj(op.requestBody, 'requestBody').content, 'content');
+      expect(Object.keys(body).sort()).toEqual([
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+      ]);
+      const responses = obj(op.responses, 'responses');
+      expect(Object.keys(responses)).toEqual(['200', '400', '401', '405', '413', '422', '429', '500']);
+      expect(deref(responses['405']).headers).toHaveProperty('Allow');
+      expect(deref(responses['429']).headers).toHaveProperty('Retry-After');
+      const examples = (status: string) =>
+        Object.keys(
+          obj(obj(deref(responses[status]).content, status)['application/json'], status).examples ?? {},
+        );
+      expect(examples('400').sort()).toEqual(['INVALID_IDEMPOTENCY_KEY', 'INVALID_JSON', 'MISSING_NAME']);
+      expect(examples('401').sort()).toEqual(['INVALID_SOURCE_TOKEN', 'MISSING_SOURCE_TOKEN']);
+      expect(examples('500').sort()).toEqual(['INSERT_FAILED', 'LISTEN_INSERT_FAILED', 'SERVER_ERROR']);
+    }
+  });
+});
+
+describe('the document against real answers', () => {
+  const admin = async (method: 'GET' | 'POST', url: string, payload?: Json) => {
+    const res = await t.app.inject({
+      method,
+      url: `/v1/admin${url}`,
+      headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      ...(payload ? { payload } : {}),
+    });
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+    return res.json<Json>();
+  };
+
+  it('when the gateway answers, then each answer uses only documented keys', async () => {
+    const src = await seedSource(t.db, 'Doc Agent');
+    const live = await deliver(t.app, src.token, {
+      name: 'Jane Doe',
+      age: 15,
+      scheduled_at: '2027-01-15T19:30:00Z',
+      appointment_timezone: 'America/Chicago',
+    });
+    expect(live.statusCode).toBe(200);
+    expectDocumented(live.json(), 'SuccessResponse');
+    for (const w of live.json<{ warnings: unknown[] }>().warnings) expectDocumented(w, 'Warning');
+
+    const listen = await deliver(t.app, src.token, { name: 'Jane Doe', listen: true });
+    expectDocumented(listen.json(), 'ListenResponse');
+    expect(listen.json()).toEqual({ success: true, listen: true, message: LISTEN_MESSAGE });
+    expect(obj(schema('ListenResponse').properties, 'ListenResponse').message).toEqual({
+      const: LISTEN_MESSAGE,
+    });
+
+    const missing = await deliver(t.app, src.token, { phone: '2145550100' });
+    expect(missing.statusCode).toBe(400);
+    expectDocumented(missing.json(), 'ErrorResponse');
+  });
+
+  it('when the admin API answers, then each answer uses only documented keys', async () => {
+    const agent = await admin('POST', '/agents', { name: 'Docs Agent', timezone: 'America/Chicago' });
+    expectDocumented(agent, 'Agent');
+    const agentId = String(agent.agent_id);
+    expectDocumented(await admin('GET', `/agents/${agentId}`), 'Agent');
+    const source = await admin('POST', `/agents/${agentId}/sources`, { name: 'Docs source' });
+    expectDocumented(source, 'SourceWithToken');
+    const sourceId = String(source.source_id);
+    expectDocumented(await admin('POST', `/sources/${sourceId}/regenerate`), 'SourceWithToken');
+    const { sources } = await admin('GET', `/agents/${agentId}/sources`);
+    for (const s of sources as unknown[]) expectDocumented(s, 'Source');
+
+    const fresh = await admin('POST', `/sources/${sourceId}/regenerate`);
+    const token = String(fresh.token);
+    const delivered = await deliver(t.app, token, {
+      name: 'John Roe',
+      scheduled_at: '2027-01-15T19:30:00Z',
+      appointment_timezone: 'America/Chicago',
+    });
+    await deliver(t.app, token, { first_name: 'Sam', listen: true });
+    const leadId = String(delivered.json<Json>().lead_id);
+
+    const detail = await admin('GET', `/leads/${leadId}`);
+    expectDocumented(detail, 'LeadDetail');
+    for (const a of detail.appointments as unknown[]) expectDocumented(a, 'Appointment');
+    for (const h of detail.history as unknown[]) expectDocumented(h, 'HistoryEntry');
+    const page = await admin('GET', `/agents/${agentId}/leads?limit=10`);
+    expectDocumented(page, 'LeadList');
+    for (const l of page.leads as unknown[]) expectDocumented(l, 'Lead');
+    const agenda = await admin(
+      'GET',
+      `/agents/${agentId}/agenda?from=2027-01-01T00:00:00Z&to=2027-02-01T00:00:00Z`,
+    );
+    expect((agenda.appointments as unknown[]).length).toBe(1);
+    for (const a of agenda.appointments as unknown[]) expectDocumented(a, 'AgendaItem');
+    const { samples } = await admin('GET', `/sources/${sourceId}/samples`);
+    expect((samples as unknown[]).length).toBe(1);
+    for (const s of samples as unknown[]) expectDocumented(s, 'Sample');
+  });
+});
