@@ -48,6 +48,23 @@ describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () 
     expect(await countRows(db, 'appointments', 'lead_id = $1', [[...ids][0]])).toBe(1);
   });
 
+  it('when 20 first deliveries of one contact (no key) hit both processes at once, then exactly one lead', async () => {
+    const results = await deliverInParallel(
+      gateways.map((g) => g.url),
+      src.token,
+      20,
+      (i) => ({
+        name: 'Same Person',
+        phone: '214-555-0777',
+        email: i % 3 ? 'same.person@example.com' : undefined,
+      }),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(new Set(results.map((r) => r.body.lead_id)).size).toBe(1);
+    expect(results.filter((r) => r.body.resubmit !== true)).toHaveLength(1);
+    expect(await countRows(db, 'leads', "phone = '2145550777'")).toBe(1);
+  });
+
   it('when a token is regenerated or disabled, then both processes refuse it on the very next request', async () => {
     const s = await seedSource(db, 'Revoked Vendor');
     for (const g of gateways) expect((await post(g.url, s.token, { name: 'Before' })).status).toBe(200);

@@ -35,3 +35,34 @@ export async function insertAppointment(tx: Queryable, a: NewAppointment): Promi
   );
   return appointmentId;
 }
+
+export interface OpenAppointment {
+  appointment_id: string;
+  scheduled_at: Date;
+}
+
+/** The lead's booked appointments (normally one), locked for the caller's transaction. */
+export async function lockBookedAppointments(
+  tx: Queryable,
+  agentId: string,
+  leadId: string,
+): Promise<OpenAppointment[]> {
+  const { rows } = await tx.query<OpenAppointment>(
+    `SELECT appointment_id, scheduled_at FROM appointments
+      WHERE agent_id = $1 AND lead_id = $2 AND status = 'booked' ORDER BY scheduled_at FOR UPDATE`,
+    [agentId, leadId],
+  );
+  return rows;
+}
+
+export async function setAppointmentStatus(
+  tx: Queryable,
+  agentId: string,
+  appointmentId: string,
+  status: 'booked' | 'rescheduled' | 'canceled' | 'no_show',
+): Promise<void> {
+  await tx.query(
+    'UPDATE appointments SET status = $3, updated_at = now() WHERE agent_id = $1 AND appointment_id = $2',
+    [agentId, appointmentId, status],
+  );
+}

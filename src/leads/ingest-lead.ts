@@ -1,6 +1,7 @@
-import { insertAppointment } from '../appointments/appointment-repository.ts';
-import type { Database } from '../db/index.ts';
-import { isConstraintViolation } from '../db/database.ts';
+import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
+import type { Database, Queryable } from '../db/index.ts';
+import { isConstraintViolation, isPgError } from '../db/database.ts';
 import { appError, AppError } from '../errors.ts';
 import {
   claimIdempotencyKey,
@@ -11,13 +12,15 @@ import {
 } from '../idempotency/idempotency-key.ts';
 import { enqueue } from '../outbox/outbox.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
-import { insertHistory, insertLead } from './lead-repository.ts';
+import { claimContactKeys, contactKeys } from './contact-keys.ts';
+import { createNewLead, mergeIntoLead, type Outcome } from './lead-writes.ts';
 import type { PreparedLead } from './prepare-lead.ts';
 
 export type DeliveryResponse = Record<string, unknown>;
 
 /**
- * A live delivery, in one transaction: claim the idempotency key, create the lead and its
+ * A live delivery, in one transaction: claim the idempotency key, recognise the contact (claim
+ * its phone and email keys), create the lead or merge into the existing one, book the
  * appointment, record history, enqueue the automations, remember the response. Any database
  * error rolls all of it back: no lead without its appointment, no key without its lead.
  */
@@ -28,61 +31,9 @@ export async function ingestLead(
   idempotencyKey: string | undefined,
 ): Promise<DeliveryResponse> {
   try {
-    return await db.withTransaction(async (tx) => {
-      const scope: KeyScope | undefined = idempotencyKey
-        ? { agent_id: source.agent_id, source_id: source.source_id, key: idempotencyKey }
-        : undefined;
-      const contact = contactIdentity(lead.fields);
-      if (scope) {
-        const claim = await claimIdempotencyKey(tx, scope, contact);
-        if (claim.kind === 'existing') {
-          if (!isSameContact(claim.contact, contact)) throw appError('IDEMPOTENCY_KEY_REUSED');
-          if (!claim.response) throw new Error('idempotency key row without a response');
-          return { ...claim.response, idempotent_replay: true };
-        }
-      }
-
-      const leadId = await insertLead(tx, {
-        agent_id: source.agent_id,
-        source_id: source.source_id,
-        status: lead.status,
-        fields: lead.fields,
-        custom_fields: lead.custom_fields,
-        idempotency_key: idempotencyKey ?? null,
-      });
-      const custom = lead.custom_fields;
-      const text = (key: string) => (typeof custom[key] === 'string' ? (custom[key] as string) : null);
-      if (lead.appointment) {
-        await insertAppointment(tx, {
-          ...lead.appointment,
-          agent_id: source.agent_id,
-          lead_id: leadId,
-          setter_dialer_name:
-            typeof lead.fields.setter_dialer_name === 'string' ? lead.fields.setter_dialer_name : null,
-          join_url: text('join_url'),
-          cancel_url: text('cancel_url'),
-          reschedule_url: text('reschedule_url'),
-          external_id: null,
-        });
-      }
-      await insertHistory(tx, {
-        agent_id: source.agent_id,
-        lead_id: leadId,
-        source_id: source.source_id,
-        event: 'created',
-        details: { status: lead.status, warnings: lead.warnings.length },
-      });
-
-      const response = successResponse(source, leadId, lead);
-      await enqueue(tx, source.agent_id, 'lead.created', {
-        lead_id: leadId,
-        source_id: source.source_id,
-        status: lead.status,
-        scheduled_at: lead.appointment?.scheduled_at ?? null,
-      });
-      if (scope) await completeIdempotencyKey(tx, scope, leadId, response);
-      return response;
-    });
+    return await retryOnConflict(() =>
+      db.withTransaction((tx) => deliverInTransaction(tx, source, lead, idempotencyKey)),
+    );
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isConstraintViolation(err)) {
@@ -92,23 +43,83 @@ export async function ingestLead(
   }
 }
 
-function successResponse(source: AuthenticatedSource, leadId: string, lead: PreparedLead): DeliveryResponse {
+async function deliverInTransaction(
+  tx: Queryable,
+  source: AuthenticatedSource,
+  lead: PreparedLead,
+  idempotencyKey: string | undefined,
+): Promise<DeliveryResponse> {
+  const scope: KeyScope | undefined = idempotencyKey
+    ? { agent_id: source.agent_id, source_id: source.source_id, key: idempotencyKey }
+    : undefined;
+  if (scope) {
+    const contact = contactIdentity(lead.fields);
+    const claim = await claimIdempotencyKey(tx, scope, contact);
+    if (claim.kind === 'existing') {
+      if (!isSameContact(claim.contact, contact)) throw appError('IDEMPOTENCY_KEY_REUSED');
+      if (!claim.response) throw new Error('idempotency key row without a response');
+      return { ...claim.response, idempotent_replay: true };
+    }
+  }
+
+  const newLeadId = randomUUID();
+  const existing = await claimContactKeys(tx, source.agent_id, contactKeys(lead.fields), newLeadId);
+  const target = existing[0];
+  const today = DateTime.now().setZone(source.agent_timezone).toISODate() ?? '';
+  const outcome = target
+    ? await mergeIntoLead(tx, source, lead, { leadId: target, claimedFor: newLeadId, today })
+    : await createNewLead(tx, source, lead, newLeadId, idempotencyKey ?? null);
+
+  const response = successResponse(source, lead, outcome);
+  await enqueue(tx, source.agent_id, outcome.merged ? 'lead.updated' : 'lead.created', {
+    lead_id: outcome.leadId,
+    source_id: source.source_id,
+    status: outcome.status,
+    scheduled_at: outcome.appointmentBooked ? (lead.appointment?.scheduled_at ?? null) : null,
+  });
+  if (scope) await completeIdempotencyKey(tx, scope, outcome.leadId, response);
+  return response;
+}
+
+function successResponse(
+  source: AuthenticatedSource,
+  lead: PreparedLead,
+  outcome: Outcome,
+): DeliveryResponse {
+  const message = outcome.merged
+    ? 'Lead updated'
+    : lead.appointment
+      ? 'Lead created and appointment scheduled'
+      : 'Lead created';
   const response: DeliveryResponse = {
     success: true,
-    message: lead.appointment ? 'Lead created and appointment scheduled' : 'Lead created',
+    message,
     listen: false,
-    lead_id: leadId,
+    lead_id: outcome.leadId,
     agent_id: source.agent_id,
-    status: lead.status,
+    status: outcome.status,
   };
   if (lead.appointment) {
     response.scheduled_at = lead.appointment.scheduled_at;
     response.appointment_timezone = lead.appointment.appointment_timezone;
     response.schedule_type = lead.appointment.schedule_type;
   }
+  if (outcome.merged) response.resubmit = true;
   response.auto_sync_enabled = source.auto_sync_enabled;
   if (lead.warnings.length > 0) response.warnings = lead.warnings;
   return response;
+}
+
+/** Deadlocks and serialization failures are the database asking for a retry: give it two. */
+async function retryOnConflict<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const retryable = isPgError(err) && (err.code === '40P01' || err.code === '40001');
+      if (!retryable || attempt >= 3) throw err;
+    }
+  }
 }
 
 function constraintDetails(err: { message: string; constraint?: string; detail?: string }): string {

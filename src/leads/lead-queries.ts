@@ -97,7 +97,8 @@ export async function listLeads(
   if (query.q) {
     const pattern = param(`%${escapeLike(query.q)}%`);
     const text = [`name ILIKE ${pattern}`, `email ILIKE ${pattern}`, `phone ILIKE ${pattern}`];
-    // Phones are stored normalized (+15551234567): "(555) 123-4567" finds them by its digits.
+    // Phones are stored as 10 digits, so "(555) 123-4567" finds them by its digits; a raw phone kept
+    // in custom_fields is not searched.
     const digits = /^[\d\s().+-]+$/.test(query.q) ? query.q.replace(/\D/g, '') : '';
     if (digits.length >= 3) {
       text.push(`regexp_replace(COALESCE(phone, ''), '\\D', '', 'g') LIKE ${param(`%${digits}%`)}`);

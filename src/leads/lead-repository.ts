@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
 import type { JsonObject, LeadFields } from '../ingest/types.ts';
+import type { StoredLead } from './merge-lead.ts';
 
 export type LeadStatus = 'New' | 'Scheduled' | 'Canceled';
 
@@ -16,8 +17,11 @@ export interface NewLead {
   idempotency_key: string | null;
 }
 
-export async function insertLead(tx: Queryable, lead: NewLead): Promise<string> {
-  const leadId = randomUUID();
+export async function insertLead(
+  tx: Queryable,
+  lead: NewLead,
+  leadId: string = randomUUID(),
+): Promise<string> {
   const { columns, rest } = splitFields(lead.fields);
   await tx.query(
     `INSERT INTO leads (agent_id, lead_id, source_id, status, name, first_name, last_name, phone, email,
@@ -64,6 +68,50 @@ export async function insertHistory(
       entry.event,
       JSON.stringify(entry.changes ?? {}),
       JSON.stringify(entry.details ?? {}),
+    ],
+  );
+}
+
+/** Reads a lead and locks its row until the transaction ends: merges of one lead queue up. */
+export async function lockLead(tx: Queryable, agentId: string, leadId: string): Promise<StoredLead | null> {
+  const { rows } = await tx.query<StoredLead & Record<string, unknown>>(
+    `SELECT lead_id, status, name, first_name, last_name, phone, email, campaign_name, fields, custom_fields
+       FROM leads WHERE agent_id = $1 AND lead_id = $2 FOR UPDATE`,
+    [agentId, leadId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const fields: LeadFields = { ...row.fields };
+  for (const column of COLUMN_FIELDS) {
+    const value = row[column];
+    if (typeof value === 'string' && value !== '') fields[column] = value;
+  }
+  return { lead_id: row.lead_id, status: row.status, fields, custom_fields: row.custom_fields };
+}
+
+export async function updateLead(
+  tx: Queryable,
+  agentId: string,
+  leadId: string,
+  update: { status: LeadStatus; fields: LeadFields; custom_fields: JsonObject },
+): Promise<void> {
+  const { columns, rest } = splitFields(update.fields);
+  await tx.query(
+    `UPDATE leads SET status = $3, name = $4, first_name = $5, last_name = $6, phone = $7, email = $8,
+            campaign_name = $9, fields = $10, custom_fields = $11, updated_at = now()
+      WHERE agent_id = $1 AND lead_id = $2`,
+    [
+      agentId,
+      leadId,
+      update.status,
+      columns.name ?? '',
+      columns.first_name ?? null,
+      columns.last_name ?? null,
+      columns.phone ?? null,
+      columns.email ?? null,
+      columns.campaign_name ?? null,
+      JSON.stringify(rest),
+      JSON.stringify(update.custom_fields),
     ],
   );
 }

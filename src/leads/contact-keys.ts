@@ -1,0 +1,63 @@
+import type { Queryable } from '../db/index.ts';
+import type { LeadFields } from '../ingest/types.ts';
+
+export interface ContactKey {
+  kind: 'phone' | 'email';
+  value: string;
+}
+
+/** The keys a contact is recognised by: normalized phone, lowercased email. Phone first, always. */
+export function contactKeys(fields: LeadFields): ContactKey[] {
+  const keys: ContactKey[] = [];
+  if (typeof fields.phone === 'string' && fields.phone !== '')
+    keys.push({ kind: 'phone', value: fields.phone });
+  if (typeof fields.email === 'string' && fields.email !== '') {
+    keys.push({ kind: 'email', value: fields.email.trim().toLowerCase() });
+  }
+  return keys;
+}
+
+/**
+ * Claims the contact's keys for `newLeadId`, one by one in a fixed order (phone, then email) so
+ * two transactions never wait on each other crosswise. A key another lead holds is not taken:
+ * the insert waits for that lead's transaction and then yields. Returns the other leads that
+ * already own one of the keys, email owner first (an email is more personal than a phone, which
+ * a household shares); empty means the contact is new.
+ */
+export async function claimContactKeys(
+  tx: Queryable,
+  agentId: string,
+  keys: ContactKey[],
+  newLeadId: string,
+): Promise<string[]> {
+  const owners: Array<{ kind: string; lead_id: string }> = [];
+  for (const key of keys) {
+    await tx.query(
+      `INSERT INTO lead_contacts (agent_id, kind, value, lead_id) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (agent_id, kind, value) DO NOTHING`,
+      [agentId, key.kind, key.value, newLeadId],
+    );
+    const { rows } = await tx.query<{ lead_id: string }>(
+      'SELECT lead_id FROM lead_contacts WHERE agent_id = $1 AND kind = $2 AND value = $3',
+      [agentId, key.kind, key.value],
+    );
+    const owner = rows[0]?.lead_id;
+    if (owner && owner !== newLeadId) owners.push({ kind: key.kind, lead_id: owner });
+  }
+  owners.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'email' ? -1 : 1));
+  return [...new Set(owners.map((o) => o.lead_id))];
+}
+
+/** The keys claimed for a lead that turned out to exist already are moved to that lead. */
+export async function moveContactKeys(
+  tx: Queryable,
+  agentId: string,
+  from: string,
+  to: string,
+): Promise<void> {
+  await tx.query('UPDATE lead_contacts SET lead_id = $3 WHERE agent_id = $1 AND lead_id = $2', [
+    agentId,
+    from,
+    to,
+  ]);
+}
