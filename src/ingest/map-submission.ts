@@ -1,96 +1,59 @@
-import { isLeadField, LEAD_FIELDS } from './fields.ts';
-import { defineOwn, sanitizeJson } from './sanitize.ts';
-import type { FieldWarning, JsonObject, JsonValue, LeadFields, MappedSubmission } from './types.ts';
+import { chooseValue, groupEntries } from './choose-value.ts';
+import { readControl } from './control.ts';
+import { createCustomFields } from './custom-fields.ts';
+import { completeName, deriveAge } from './derive.ts';
+import { isLeadField } from './fields.ts';
+import { normalizerFor } from './normalize/index.ts';
+import { sanitizeJson } from './sanitize.ts';
+import type { Pending } from './choose-value.ts';
+import type { FieldWarning, JsonObject, LeadFields, MappedSubmission } from './types.ts';
+
+export interface MapOptions {
+  /** "Today" for date-of-birth checks and the derived age. Defaults to the current time. */
+  now?: Date;
+}
 
 /**
  * Raw body → canonical lead, custom_fields and warnings. Pure: no I/O, never throws on a JSON
- * object. Nothing is lost: every key lands in `lead`, in `control` or in `custom_fields`.
+ * object. Nothing is lost: every key lands in `lead`, in `control` or in `custom_fields` (under
+ * its original name); only blank values of lead fields are dropped. docs/field-mapping.md has the rules.
  */
-export function mapSubmission(body: JsonObject): MappedSubmission {
+export function mapSubmission(body: JsonObject, options: MapOptions = {}): MappedSubmission {
+  const context = { now: options.now ?? new Date() };
   const warnings: FieldWarning[] = [];
-  const clean = sanitizeJson(body, '', warnings) as JsonObject;
+  const clean = sanitizeJson(isObject(body) ? body : {}, '', warnings) as JsonObject;
+  const { byTarget, unknown } = groupEntries(clean);
+  const custom = createCustomFields();
+  const pending: Pending[] = unknown.map((entry) => ({ entry }));
+  const control = readControl(byTarget, custom, pending, context);
+
   const lead: LeadFields = {};
-  const custom: JsonObject = {};
-  let listen = false;
-  let idempotencyKey: JsonValue | undefined;
-
-  const sent = clean.custom_fields;
-  if (sent !== undefined) {
-    if (sent !== null && typeof sent === 'object' && !Array.isArray(sent)) {
-      for (const key of Object.keys(sent)) defineOwn(custom, key, sent[key] as JsonValue);
-    } else {
-      defineOwn(custom, 'custom_fields', sent);
-      warn(warnings, 'custom_fields', 'INVALID_CUSTOM_FIELDS', 'custom_fields must be an object; kept as sent');
-    }
+  const extras: Array<[string, string]> = [];
+  for (const [field, candidates] of byTarget) {
+    if (!isLeadField(field)) continue;
+    const { accepted, rest } = chooseValue(field, candidates, normalizerFor(field), context);
+    pending.push(...rest);
+    if (!accepted) continue;
+    lead[field] = accepted.value;
+    extras.push(...Object.entries(accepted.extra ?? {}));
   }
 
-  for (const key of Object.keys(clean)) {
-    const value = clean[key] as JsonValue;
-    if (key === 'custom_fields') continue;
-    if (key === 'listen') {
-      listen = value === true || value === 'true' || value === 1 || value === '1';
-      continue;
+  // Kept values are written in body order, so which of two colliding keys gets the suffix is predictable.
+  pending.sort((a, b) => a.entry.index - b.entry.index);
+  for (const { entry, invalid } of pending) {
+    const stored = custom.put(entry.key, entry.value);
+    if (invalid) {
+      const message = `Expected ${invalid.expected}; kept in custom_fields as "${stored}"`;
+      warnings.push({ field: invalid.field, code: invalid.code, message });
     }
-    if (key === 'idempotency_key') {
-      idempotencyKey = value;
-      continue;
-    }
-    if (!isLeadField(key)) {
-      defineOwn(custom, key, value);
-      continue;
-    }
-    if (value === null || value === '') continue;
-    const coerced = coerce(LEAD_FIELDS[key], value);
-    if (coerced === undefined) {
-      defineOwn(custom, key, value);
-      warn(warnings, key, 'INVALID_VALUE', `${key} has an unusable value; kept in custom_fields`);
-    } else lead[key] = coerced;
   }
+  for (const [key, value] of extras) custom.put(key, value);
 
+  deriveAge(lead, context.now, warnings);
   completeName(lead);
-  return { lead, custom_fields: custom, warnings, control: { listen, idempotency_key: idempotencyKey } };
+  return { lead, custom_fields: custom.fields, warnings, control };
 }
 
-function coerce(kind: string, value: JsonValue): string | number | boolean | string[] | undefined {
-  switch (kind) {
-    case 'integer': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
-      return Number.isInteger(n) && n >= 18 && n <= 120 ? n : undefined;
-    }
-    case 'boolean':
-      if (typeof value === 'boolean') return value;
-      if (typeof value === 'string' && /^(true|yes|y|1)$/i.test(value.trim())) return true;
-      if (typeof value === 'string' && /^(false|no|n|0)$/i.test(value.trim())) return false;
-      return undefined;
-    case 'string[]':
-      if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
-      if (typeof value === 'string')
-        return value
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean);
-      return undefined;
-    default:
-      if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
-      if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-      return undefined;
-  }
-}
-
-/** `name` alone splits at the first space; first + last alone give `name`. */
-function completeName(lead: LeadFields): void {
-  const name = typeof lead.name === 'string' ? lead.name : undefined;
-  const first = typeof lead.first_name === 'string' ? lead.first_name : undefined;
-  const last = typeof lead.last_name === 'string' ? lead.last_name : undefined;
-  if (name && !first && !last) {
-    const at = name.indexOf(' ');
-    lead.first_name = at < 0 ? name : name.slice(0, at);
-    if (at >= 0) lead.last_name = name.slice(at + 1).trim();
-  } else if (!name && first) {
-    lead.name = last ? `${first} ${last}` : first;
-  }
-}
-
-function warn(warnings: FieldWarning[], field: string, code: string, message: string): void {
-  warnings.push({ field, code, message });
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

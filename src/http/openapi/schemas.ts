@@ -5,7 +5,7 @@ import {
   LEAD_CATEGORY_SYNONYMS,
   MORTGAGE_TYPE_SYNONYMS,
   SCHEDULE_TYPE_SYNONYMS,
-} from '../../ingest/data/synonyms.ts';
+} from '../../ingest/tables/synonyms.ts';
 import { LEAD_FIELDS, type FieldKind, type LeadFieldName } from '../../ingest/fields.ts';
 import { LEAD_STATUSES, MAX_PAGE_SIZE } from '../../leads/lead-queries.ts';
 import { LISTEN_MESSAGE } from '../../listen/record-listen-sample.ts';

@@ -1,0 +1,112 @@
+/**
+ * Micro-benchmark of the pure mapper: `npx tsx bench/mapper.ts [iterations]`.
+ * Maps a varied set of realistic payloads (clean, aliased, messy, invalid) and prints mapped
+ * leads per second. No timing is asserted anywhere; this is for spotting regressions by eye.
+ */
+import { mapSubmission } from '../src/ingest/map-submission.ts';
+import type { JsonObject } from '../src/ingest/types.ts';
+
+const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'José', 'Mary Jane', 'Zoë', 'Li'];
+const LAST = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'García', 'Watson', "O'Brien", 'Wei'];
+const PHONES = [
+  '(213) 373-4253',
+  '+1 310 555 0100',
+  '1-646-555-0123 x12',
+  '4165550199',
+  '555-1234',
+  '213.373.4253',
+];
+const STATES = ['TX', 'california', 'N.Y.', 'District of Columbia', 'Narnia', 'fl'];
+const CATEGORIES = ['FE', 'final expense', 'vets', 'MP', 'iul', 'police', 'auto'];
+
+function payload(i: number): JsonObject {
+  const first = FIRST[i % FIRST.length] ?? 'Ada';
+  const last = LAST[(i * 3) % LAST.length] ?? 'Lovelace';
+  const phone = PHONES[i % PHONES.length] ?? '';
+  const common = {
+    state: STATES[i % STATES.length] ?? 'TX',
+    utm_source: 'facebook',
+    utm_campaign: `spring-${i % 7}`,
+    tags: i % 2 ? 'hot, vip, VIP' : ['new', 'fe'],
+  };
+  switch (i % 4) {
+    case 0: // a clean vendor using canonical names
+      return {
+        first_name: first,
+        last_name: last,
+        phone,
+        email: `${first.toLowerCase().replace(/\W/g, '')}@example.com`,
+        zipcode: '02134',
+        age: 40 + (i % 40),
+        gender: 'Female',
+        lead_category: CATEGORIES[i % CATEGORIES.length] ?? 'FE',
+        coverage_amount: '25000',
+        ...common,
+      };
+    case 1: // a form builder with its own spellings and aliases
+      return {
+        'Full Name': `${first} ${last}`,
+        'Cell Phone': phone,
+        'E-mail Address': `${last}@Example.COM`,
+        Zip: 2134,
+        DOB: `${(i % 12) + 1}/${(i % 28) + 1}/19${50 + (i % 40)}`,
+        Sex: i % 2 ? 'M' : 'f',
+        Tobacco: i % 3 ? 'No' : 'yes',
+        coverageRequested: 15000,
+        'How did you hear about us?': 'Facebook ad',
+        ...common,
+      };
+    case 2: // a dialer posting an appointment with custom fields
+      return {
+        name: `${first} ${last}`,
+        phone,
+        scheduled_at: '2027-01-15T19:30:00Z',
+        appointment_timezone: 'America/Chicago',
+        schedule_type: 'callback',
+        setter_dialer_name: 'Dialer 7',
+        notes: 'Wants a quote for his wife too.\nCall after 5pm.',
+        custom_fields: { join_url: 'https://meet.example/abc', setter_id: i, promo: 'A' },
+        promo: 'B',
+        idempotency_key: `key-${i}`,
+        ...common,
+      };
+    default: // messy: invalid values, duplicates, blanks, unknown nested data
+      return {
+        name: `  ${first}   ${last} `,
+        phone: '12345',
+        mobile: phone,
+        email: 'not-an-email',
+        age: '17',
+        date_of_birth: '02/30/1980',
+        zip: '1234',
+        smoker: 'sometimes',
+        city: '   ',
+        housing_type: 'homeowner',
+        mortgage_type: 'fha',
+        meta: { page: '/quote', ab: [1, 2, 3] },
+        listen: i % 10 === 0 ? 'true' : false,
+        ...common,
+      };
+  }
+}
+
+const iterations = Number(process.argv[2] ?? 200_000);
+const payloads = Array.from({ length: 400 }, (_, i) => payload(i));
+const now = new Date('2026-03-01T12:00:00Z');
+
+// Warm up the JIT so the figure measures steady state, not compilation.
+for (let i = 0; i < 20_000; i += 1) mapSubmission(payloads[i % payloads.length] ?? {}, { now });
+
+let fieldsMapped = 0;
+const started = performance.now();
+for (let i = 0; i < iterations; i += 1) {
+  fieldsMapped += Object.keys(mapSubmission(payloads[i % payloads.length] ?? {}, { now }).lead).length;
+}
+const seconds = (performance.now() - started) / 1000;
+
+const perSecond = Math.round(iterations / seconds);
+console.log(
+  `mapped ${iterations.toLocaleString('en-US')} leads in ${seconds.toFixed(2)} s: ` +
+    `${perSecond.toLocaleString('en-US')} leads/s ` +
+    `(${(1e6 / perSecond).toFixed(1)} µs/lead, ${(fieldsMapped / iterations).toFixed(1)} lead fields/lead)`,
+);

@@ -1,0 +1,29 @@
+import { defineOwn } from './sanitize.ts';
+import type { JsonObject, JsonValue } from './types.ts';
+
+/**
+ * The custom_fields object being built. Keys are never overwritten: the first writer keeps a key,
+ * and a later value for the same key is stored as `key (body)`, then `key (body 2)`, … so that
+ * nothing a sender sent is lost. The mapper writes the sender's own custom_fields object first, so
+ * its keys keep their plain names and a colliding top-level field is the one suffixed.
+ */
+export interface CustomFieldsBuilder {
+  readonly fields: JsonObject;
+  /** Stores `value` and returns the key it was stored under. */
+  put(key: string, value: JsonValue): string;
+}
+
+export function createCustomFields(): CustomFieldsBuilder {
+  const fields: JsonObject = {};
+  return {
+    fields,
+    put(key, value) {
+      let stored = key;
+      for (let n = 1; Object.hasOwn(fields, stored); n += 1) {
+        stored = n === 1 ? `${key} (body)` : `${key} (body ${n})`;
+      }
+      defineOwn(fields, stored, value);
+      return stored;
+    },
+  };
+}

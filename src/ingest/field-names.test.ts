@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { FIELD_ALIASES } from './tables/aliases.ts';
+import { buildNameIndex, foldKey, resolveFieldName } from './field-names.ts';
+
+describe('foldKey', () => {
+  it.each<[string, string]>([
+    ['first_name', 'first_name'],
+    ['First Name', 'first_name'],
+    ['firstName', 'first_name'],
+    ['FirstName', 'first_name'],
+    ['first-name', 'first_name'],
+    ['FIRST_NAME', 'first_name'],
+    ['first.name', 'first_name'],
+    ['  first   name  ', 'first_name'],
+    ['Idempotency-Key', 'idempotency_key'],
+    ['IPAddress', 'ip_address'],
+    ['utmSource', 'utm_source'],
+    ['address1', 'address1'],
+    ['Address Line 1', 'address_line_1'],
+    ['Phone #', 'phone'],
+    ['E-mail:', 'e_mail'],
+    ['D.O.B.', 'd_o_b'],
+    ['__proto__', 'proto'],
+    ['Ünïcode Ñame', 'ünïcode_ñame'],
+    ['---', ''],
+  ])('When the key is %j, then it folds to %j', (key, folded) => {
+    expect(foldKey(key)).toBe(folded);
+  });
+});
+
+describe('resolveFieldName', () => {
+  it.each<[string, string, number]>([
+    ['phone', 'phone', 0],
+    ['Phone', 'phone', 1],
+    ['PHONE', 'phone', 1],
+    ['First Name', 'first_name', 1],
+    ['firstname', 'first_name', 1],
+    ['Idempotency-Key', 'idempotency_key', 1],
+    ['customFields', 'custom_fields', 1],
+    ['Listen', 'listen', 1],
+    ['E-mail', 'email', 1],
+    ['ZipCode', 'zipcode', 1],
+    ['zip_code', 'zipcode', 1],
+    ['lastname', 'last_name', 1],
+    ...(
+      [
+        ['cell', 'phone'],
+        ['Cell Phone', 'phone'],
+        ['cellphone', 'phone'],
+        ['mobile', 'phone'],
+        ['mobile_phone', 'phone'],
+        ['phone_number', 'phone'],
+        ['PhoneNumber', 'phone'],
+        ['primary_phone', 'phone'],
+        ['telephone', 'phone'],
+        ['tel', 'phone'],
+        ['coverage_requested', 'coverage_amount'],
+        ['zip', 'zipcode'],
+        ['postal_code', 'zipcode'],
+        ['postcode', 'zipcode'],
+        ['dob', 'date_of_birth'],
+        ['D.O.B.', 'date_of_birth'],
+        ['birthdate', 'date_of_birth'],
+        ['birth_date', 'date_of_birth'],
+        ['birthday', 'date_of_birth'],
+        ['fname', 'first_name'],
+        ['first', 'first_name'],
+        ['lname', 'last_name'],
+        ['surname', 'last_name'],
+        ['last', 'last_name'],
+        ['full_name', 'name'],
+        ['fullname', 'name'],
+        ['contact_name', 'name'],
+        ['email_address', 'email'],
+        ['street', 'address'],
+        ['street_address', 'address'],
+        ['address1', 'address'],
+        ['address_1', 'address'],
+        ['tz', 'appointment_timezone'],
+        ['timezone', 'appointment_timezone'],
+        ['time_zone', 'appointment_timezone'],
+        ['appointment_at', 'scheduled_at'],
+        ['appointment_datetime', 'scheduled_at'],
+        ['category', 'lead_category'],
+        ['lead_type', 'lead_category'],
+        ['sms_opt_in', 'sms_consent'],
+        ['SMSOptIn', 'sms_consent'],
+        ['tobacco', 'smoker'],
+        ['tobacco_use', 'smoker'],
+        ['smokes', 'smoker'],
+        ['ip', 'ip_address'],
+        ['comments', 'notes'],
+        ['comment', 'notes'],
+        ['campaign', 'campaign_name'],
+      ] as const
+    ).map(([key, target]): [string, string, number] => [key, target, 2]),
+  ])('When the key is %j, then it names %s with rank %d', (key, target, rank) => {
+    expect(resolveFieldName(key)).toEqual({ target, rank });
+  });
+
+  it.each([
+    'source',
+    'province',
+    'region',
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    '',
+    'x',
+  ])('When the key is %j, then it is unknown', (key) => {
+    expect(resolveFieldName(key)).toBeUndefined();
+  });
+});
+
+describe('the alias table', () => {
+  it('When the index is built, then no name points at two fields and every target is canonical', () => {
+    expect(buildNameIndex(FIELD_ALIASES).conflicts).toEqual([]);
+  });
+
+  it('When an alias is listed, then it is written folded and is not redundant with the compact rule', () => {
+    const compactOnly = buildNameIndex({});
+    for (const names of Object.values(FIELD_ALIASES)) {
+      for (const alias of names) {
+        expect(foldKey(alias), alias).toBe(alias);
+        expect(compactOnly.compact.get(alias.replaceAll('_', '')), alias).toBeUndefined();
+      }
+    }
+  });
+
+  it('When a table has a conflict, then buildNameIndex reports it', () => {
+    expect(buildNameIndex({ phone: ['cell'], email: ['cell'] }).conflicts).toEqual(['cell']);
+    expect(buildNameIndex({ phone: ['first_name'] }).conflicts).toEqual(['first_name']);
+    expect(buildNameIndex({ not_a_field: ['x'] }).conflicts).toEqual(['not_a_field']);
+  });
+});

@@ -1,0 +1,148 @@
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FIELD_ALIASES } from './tables/aliases.ts';
+import { resolveFieldName } from './field-names.ts';
+import { isLeadField, LEAD_FIELDS } from './fields.ts';
+import { mapSubmission } from './map-submission.ts';
+import { normalizeBoolean } from './normalize/boolean.ts';
+import { normalizerFor } from './normalize/index.ts';
+import { isBlank } from './normalize/result.ts';
+import { defineOwn, sanitizeJson } from './sanitize.ts';
+import type { JsonObject, JsonValue } from './types.ts';
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const RUNS = { numRuns: 500 };
+
+const namedKeys = [
+  ...Object.keys(LEAD_FIELDS),
+  ...Object.values(FIELD_ALIASES).flat(),
+  ...['listen', 'Listen', 'idempotency_key', 'Idempotency-Key', 'custom_fields', 'customFields'],
+  ...['First Name', 'firstName', 'LAST_NAME', 'E-mail', 'Phone #', 'ZipCode', 'D.O.B.', 'x (body)'],
+  ...['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'],
+];
+const keyArb = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...namedKeys) },
+  { weight: 1, arbitrary: fc.string() },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary' }) },
+);
+
+/** Objects built with defineOwn, so `__proto__` is a real own key as after JSON.parse. */
+function objectOf(value: fc.Arbitrary<JsonValue>, maxKeys: number): fc.Arbitrary<JsonObject> {
+  return fc.array(fc.tuple(keyArb, value), { maxLength: maxKeys }).map((entries) => {
+    const obj: JsonObject = {};
+    for (const [key, v] of entries) defineOwn(obj, key, v);
+    return obj;
+  });
+}
+
+const likelyValues: JsonValue[] = [
+  ...[
+    '',
+    ' ',
+    null,
+    'Ada Lovelace',
+    'Cher',
+    ' Mary  Jane ',
+    '(213) 373-4253 x9',
+    '+1 416 555 0199',
+    '555-1234',
+  ],
+  ...['5/4/1980', '2015-01-01', '1980-02-30', '45', '45.0', 15, 45, 'yes', 'N', 'maybe', 'F', 'male', 'x'],
+  ...[
+    'FE',
+    'vets',
+    'auto',
+    'vip, hot,VIP',
+    ',',
+    'D.C.',
+    'Texas',
+    '02134-1234',
+    2134,
+    'ADA@EXAMPLE.COM',
+    'a@',
+  ],
+  ...[['a', 1, null], [{ a: 1 }], { nested: { deeper: [1, 'two'] } }, true, false, 0, 1, 250000, -1.5],
+];
+const valueArb: fc.Arbitrary<JsonValue> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...likelyValues) },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<JsonValue> },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary' }) },
+  { weight: 1, arbitrary: objectOf(fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<JsonValue>, 4) },
+);
+const bodyArb = objectOf(valueArb, 14);
+
+/** Kept under the key itself or a collision-suffixed form of it (`key (body)`, `key (body 2)`, …). */
+function keptInCustom(custom: JsonObject, key: string, value: JsonValue): boolean {
+  return Object.keys(custom).some(
+    (k) => (k === key || k.startsWith(`${key} (body`)) && isDeepStrictEqual(custom[k], value),
+  );
+}
+
+/** The documented exception to "nothing is lost": blank values of lead fields, listen and custom_fields. */
+function droppedAsBlank(target: string, value: JsonValue): boolean {
+  if (target === 'idempotency_key') return false;
+  if (isBlank(value)) return true;
+  if (!isLeadField(target)) return false;
+  const result = normalizerFor(target)(value, { now: NOW });
+  return result.ok && (result.value === '' || (Array.isArray(result.value) && result.value.length === 0));
+}
+
+function asListen(value: JsonValue): boolean {
+  const result = normalizeBoolean(value);
+  return result.ok && result.value;
+}
+
+describe('mapSubmission properties', () => {
+  it('When given any JSON object, then it never throws', () => {
+    fc.assert(
+      fc.property(fc.oneof(bodyArb, fc.object() as fc.Arbitrary<JsonObject>), (body) => {
+        mapSubmission(body, { now: NOW });
+      }),
+      RUNS,
+    );
+  });
+
+  it('When given any body, then every key ends up in lead, control or custom_fields', () => {
+    fc.assert(
+      fc.property(bodyArb, (body) => {
+        const { lead, custom_fields: custom, control } = mapSubmission(body, { now: NOW });
+        // Compared with the sanitized body: NUL and lone surrogates are removed by design, with a warning.
+        const clean = sanitizeJson(body) as JsonObject;
+        for (const key of Object.keys(clean)) {
+          const value = clean[key] as JsonValue;
+          const target = resolveFieldName(key)?.target;
+          if (target !== undefined && droppedAsBlank(target, value)) continue;
+          if (target === 'custom_fields' && typeof value === 'object' && !Array.isArray(value) && value) {
+            for (const k of Object.keys(value)) expect(keptInCustom(custom, k, value[k] ?? null)).toBe(true);
+            continue;
+          }
+          if (keptInCustom(custom, key, value)) continue;
+          // Not kept aside, so this key must be the one its field took its value from.
+          expect(target, `key ${JSON.stringify(key)} was lost`).toBeDefined();
+          if (target === 'idempotency_key') expect(control.idempotency_key).toEqual(value);
+          else if (target === 'listen') expect(control.listen).toBe(asListen(value));
+          else if (target && isLeadField(target)) {
+            const result = normalizerFor(target)(value, { now: NOW });
+            expect(result.ok, `invalid ${JSON.stringify(key)} was not kept`).toBe(true);
+            if (result.ok) expect(lead[target]).toEqual(result.value);
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('When the mapped lead is mapped again, then the same lead comes out with nothing set aside', () => {
+    fc.assert(
+      fc.property(bodyArb, (body) => {
+        const first = mapSubmission(body, { now: NOW });
+        const again = mapSubmission(first.lead as JsonObject, { now: NOW });
+        expect(again.lead).toEqual(first.lead);
+        expect(again.custom_fields).toEqual({});
+        expect(again.warnings.filter((w) => w.field !== 'age')).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+});

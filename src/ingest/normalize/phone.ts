@@ -1,0 +1,27 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { invalid, valid } from './result.ts';
+import type { Normalized } from './result.ts';
+import type { JsonValue } from '../types.ts';
+
+const EXPECTED_PHONE = 'a 10-digit US or Canadian phone number, such as (213) 373-4253';
+
+// A NANP area code starts with 2–9. The exchange is not checked and the area code is not looked up,
+// so test numbers such as 555-123-4567 and newly opened area codes still pass.
+const NANP_NATIONAL = /^[2-9]\d{9}$/;
+
+/**
+ * Any common US writing (`+1 (213) 373-4253`, `213.373.4253`, `1-213-373-4253`, `2133734253`) → the
+ * 10 national digits. An extension (`x123`, `ext. 123`, `#123`) is returned aside as
+ * `phone_extension`. Parsing is libphonenumber-js with extraction off, so free text around a number
+ * ("call 213-373-4253 now") is refused rather than silently cut away.
+ */
+export function normalizePhone(value: JsonValue): Normalized<string> {
+  const text = typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? String(value) : value;
+  if (typeof text !== 'string') return invalid('INVALID_PHONE', EXPECTED_PHONE);
+  const parsed = parsePhoneNumberFromString(text.trim(), { defaultCountry: 'US', extract: false });
+  if (!parsed || parsed.countryCallingCode !== '1' || !NANP_NATIONAL.test(parsed.nationalNumber)) {
+    return invalid('INVALID_PHONE', EXPECTED_PHONE);
+  }
+  const national = String(parsed.nationalNumber);
+  return parsed.ext ? { ok: true, value: national, extra: { phone_extension: parsed.ext } } : valid(national);
+}
