@@ -101,6 +101,20 @@ describe('live delivery', () => {
     });
   });
 
+  it('when an appointment value under an alias cannot be used, then it is kept under the name it was sent as', async () => {
+    const res = await deliver(t.app, src.token, {
+      name: 'Alias Al',
+      appointment_datetime: 'next tuesday-ish',
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.status).toBe('New');
+    expect(body.warnings.map((w: { field: string }) => w.field)).toContain('scheduled_at');
+    const stored = await loadLead(t.db, body.lead_id);
+    expect(stored?.custom_fields).toEqual({ appointment_datetime: 'next tuesday-ish' });
+    expect(stored).not.toHaveProperty('scheduled_at');
+  });
+
   it('when the Content-Type is text/plain or missing, then the body is still read as JSON', async () => {
     for (const contentType of ['text/plain', 'application/octet-stream', undefined]) {
       const res = await t.app.inject({

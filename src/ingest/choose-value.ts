@@ -56,8 +56,9 @@ export function chooseValue(
   candidates: readonly Entry[],
   normalize: Normalizer,
   context: NormalizeContext,
-): { accepted?: Accepted; rest: Pending[] } {
+): { accepted?: Accepted; acceptedKey?: string; rest: Pending[] } {
   let accepted: Accepted | undefined;
+  let acceptedKey: string | undefined;
   const rest: Pending[] = [];
   for (const entry of candidates) {
     if (isBlank(entry.value)) continue;
@@ -67,9 +68,12 @@ export function chooseValue(
     }
     const result = normalize(entry.value, context);
     if (!result.ok) rest.push({ entry, invalid: { field, code: result.code, expected: result.expected } });
-    else if (!isEmptyValue(result.value)) accepted = result;
+    else if (!isEmptyValue(result.value)) {
+      accepted = result;
+      acceptedKey = entry.key;
+    }
   }
-  return accepted ? { accepted, rest } : { rest };
+  return accepted ? { accepted, acceptedKey, rest } : { rest };
 }
 
 function isEmptyValue(value: Accepted['value']): boolean {

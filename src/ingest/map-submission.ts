@@ -28,13 +28,15 @@ export function mapSubmission(body: JsonObject, options: MapOptions = {}): Mappe
   const control = readControl(byTarget, custom, pending, context);
 
   const lead: LeadFields = {};
+  const origins: Record<string, string> = {};
   const extras: Array<[string, string]> = [];
   for (const [field, candidates] of byTarget) {
     if (!isLeadField(field)) continue;
-    const { accepted, rest } = chooseValue(field, candidates, normalizerFor(field), context);
+    const { accepted, acceptedKey, rest } = chooseValue(field, candidates, normalizerFor(field), context);
     pending.push(...rest);
     if (!accepted) continue;
     lead[field] = accepted.value;
+    if (acceptedKey !== undefined) origins[field] = acceptedKey;
     extras.push(...Object.entries(accepted.extra ?? {}));
   }
 
@@ -51,7 +53,7 @@ export function mapSubmission(body: JsonObject, options: MapOptions = {}): Mappe
 
   deriveAge(lead, context.now, warnings);
   completeName(lead);
-  return { lead, custom_fields: custom.fields, warnings, control };
+  return { lead, custom_fields: custom.fields, warnings, control, origins };
 }
 
 function isObject(value: unknown): value is JsonObject {

@@ -17,6 +17,8 @@ export interface MappedSubmission {
   /** Unknown fields, losing aliases, invalid raw values and the sender's own custom_fields. */
   custom_fields: JsonObject;
   warnings: FieldWarning[];
+  /** The body key each canonical field was taken from (`cell` for phone), to keep raw values under it. */
+  origins: Record<string, string>;
   /** Control fields of the request itself, never stored on the lead. */
   control: { listen: boolean; idempotency_key: JsonValue | undefined };
 }

@@ -30,7 +30,8 @@ export function prepareLead(body: JsonObject, agentTimezone: string): PreparedLe
     Object.entries(mapped.lead).filter(([field]) => !Object.hasOwn(schedule.rejected, field)),
   );
   for (const [field, raw] of Object.entries(schedule.rejected)) {
-    if (!Object.hasOwn(custom, field)) defineOwn(custom, field, raw);
+    const key = mapped.origins[field] ?? field;
+    if (!Object.hasOwn(custom, key)) defineOwn(custom, key, raw);
   }
   const status: LeadStatus = schedule.appointment ? 'Scheduled' : 'New';
 
