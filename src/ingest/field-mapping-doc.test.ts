@@ -4,14 +4,18 @@ import { FIELD_ALIASES } from './tables/aliases.ts';
 import * as synonyms from './tables/synonyms.ts';
 
 // docs/field-mapping.md shows the alias and synonym tables to vendors; these tests keep them equal to the data.
-const doc = readFileSync(new URL('../../docs/field-mapping.md', import.meta.url), 'utf8');
+const docs = {
+  'docs/field-mapping.md': readFileSync(new URL('../../docs/field-mapping.md', import.meta.url), 'utf8'),
+  'README.md': readFileSync(new URL('../../README.md', import.meta.url), 'utf8'),
+};
+const doc = docs['docs/field-mapping.md'];
 
 /** Rows `| \`key\` | \`a\`, \`b\` |` (cells padded or not) of the table after `marker`, as { key: [a, b] }. */
-function tableAfter(marker: string): Record<string, string[]> {
-  const start = doc.indexOf(marker);
+function tableAfter(marker: string, text = doc): Record<string, string[]> {
+  const start = text.indexOf(marker);
   expect(start, `marker ${marker} in docs/field-mapping.md`).toBeGreaterThanOrEqual(0);
   const rows: Record<string, string[]> = {};
-  const lines = doc.slice(start).split('\n');
+  const lines = text.slice(start).split('\n');
   const header = lines.findIndex((line) => line.startsWith('|'));
   for (const line of lines.slice(header + 2)) {
     const cells = /^\|\s*`([^`]+)`\s*\|(.*)\|\s*$/.exec(line);
@@ -23,9 +27,12 @@ function tableAfter(marker: string): Record<string, string[]> {
 }
 
 describe('docs/field-mapping.md', () => {
-  it('When the alias data changes, then the documented alias table matches it', () => {
-    expect(tableAfter('<!-- aliases:start -->')).toEqual(FIELD_ALIASES);
-  });
+  it.each(Object.keys(docs) as Array<keyof typeof docs>)(
+    'When the alias data changes, then the alias table of %s matches it',
+    (file) => {
+      expect(tableAfter('<!-- aliases:start -->', docs[file])).toEqual(FIELD_ALIASES);
+    },
+  );
 
   it.each(Object.entries(synonyms))(
     'When %s changes, then its documented table matches it',

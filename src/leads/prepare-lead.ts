@@ -12,6 +12,8 @@ export interface PreparedLead {
   appointment: ResolvedAppointment | null;
   /** The contact's time zone as told or inferred (null when nothing tells it). */
   timezone: string | null;
+  /** Which step of the inference order told the zone (appointment_timezone, zipcode, state, area_code …). */
+  timezoneSource: string | null;
   warnings: FieldWarning[];
   control: MappedSubmission['control'];
   hasName: boolean;
@@ -59,6 +61,7 @@ export function prepareLead(body: JsonObject, agentTimezone: string): PreparedLe
     status,
     appointment: schedule.appointment,
     timezone: schedule.timezone,
+    timezoneSource: schedule.timezone_source ?? null,
     warnings,
     control: mapped.control,
     hasName: name !== '',

@@ -29,6 +29,7 @@ export async function recordListenSample(
         ...lead.fields,
         status: lead.status,
         inferred_timezone: lead.timezone,
+        timezone_source: lead.timezoneSource,
       },
       custom_fields: lead.custom_fields,
       warnings: lead.warnings,
