@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { loadBookingFixture, type BookingFixture } from '../../test/fixtures/booking/load.ts';
+import type { JsonObject, JsonValue } from '../ingest/types.ts';
+import { parseBookingEvent } from './parse-event.ts';
+
+const EVENTS = 'https://api.calendly.com/scheduled_events';
+const MARIA_URI = `${EVENTS}/96fd3d87-3378-43cf-b931-ba0fc10c4c4a/invitees/043ac50c-7501-42e6-8016-eee1aa0343c7`;
+const JAMES_URI = `${EVENTS}/dab1eca0-699c-47c5-9a39-19635e319e62/invitees/49b77a23-a6fe-4cb9-9e40-902f837d92f4`;
+const JAMES_NEW_URI = `${EVENTS}/6d2c4c5d-41e9-4a0f-90da-6f10c03212f7/invitees/6a84e70e-1da9-498b-935a-993c4ec99469`;
+const LINDA_URI = `${EVENTS}/3fb29cdd-ff01-4215-a896-d27c1789577a/invitees/bb36b0af-0d94-474c-9557-b284954cc16a`;
+
+/** The event without its submission (to-submission.test.ts checks that). */
+function parsed(fixture: BookingFixture) {
+  const event = parseBookingEvent(loadBookingFixture(fixture));
+  if (event?.kind !== 'invitee') return event;
+  const { submission: _submission, ...rest } = event;
+  return rest;
+}
+
+describe('parseBookingEvent', () => {
+  it.each<[string, JsonObject]>([
+    ['a plain lead', { name: 'Ada Park', phone: '2133734253' }],
+    ['a lead with an event field but no payload', { name: 'Ada', event: 'invitee.created' }],
+    ['a payload that is no object', { event: 'invitee.created', payload: [] }],
+    ['a null payload', { event: 'invitee.created', payload: null }],
+    ['an event that is no dotted name', { event: 'Open house', payload: {} }],
+    ['an event with one word', { event: 'created', payload: {} }],
+    ['an event with a trailing dot', { event: 'invitee.', payload: {} }],
+    ['an event that is no string', { event: 7, payload: {} }],
+    ['an empty event', { event: '', payload: {} }],
+  ])('When the body is %s, then it is no scheduler event', (_label, body) => {
+    expect(parseBookingEvent(body)).toBeNull();
+  });
+
+  it('When invitee.created arrives, then its invitee and links are read', () => {
+    expect(parsed('invitee-created')).toEqual({
+      kind: 'invitee',
+      event: 'invitee.created',
+      listen: false,
+      inviteeUri: MARIA_URI,
+      rescheduled: false,
+      oldInvitee: null,
+      newInvitee: null,
+      cancellation: null,
+    });
+  });
+
+  it('When the invitee is nested under payload.invitee, then its uri is read there', () => {
+    expect(parsed('invitee-created-nested')).toMatchObject({ kind: 'invitee', inviteeUri: JAMES_URI });
+  });
+
+  it('When invitee.canceled arrives, then the cancellation is read', () => {
+    expect(parsed('invitee-canceled')).toEqual({
+      kind: 'invitee',
+      event: 'invitee.canceled',
+      listen: false,
+      inviteeUri: MARIA_URI,
+      rescheduled: false,
+      oldInvitee: null,
+      newInvitee: null,
+      cancellation: {
+        reason: 'Found a policy through my credit union',
+        canceled_by: 'Maria Gonzalez',
+        canceler_type: 'invitee',
+      },
+    });
+  });
+
+  it('When a cancel says rescheduled, then the new invitee is named', () => {
+    expect(parsed('invitee-canceled-rescheduled')).toEqual({
+      kind: 'invitee',
+      event: 'invitee.canceled',
+      listen: false,
+      inviteeUri: JAMES_URI,
+      rescheduled: true,
+      oldInvitee: null,
+      newInvitee: JAMES_NEW_URI,
+      cancellation: {
+        reason: 'Something came up at work',
+        canceled_by: "James O'Connor",
+        canceler_type: 'invitee',
+      },
+    });
+  });
+
+  it('When the new booking of a reschedule arrives, then the old invitee is named', () => {
+    expect(parsed('invitee-created-rescheduled')).toMatchObject({
+      inviteeUri: JAMES_NEW_URI,
+      oldInvitee: JAMES_URI,
+      rescheduled: false,
+    });
+  });
+
+  it.each<[BookingFixture, string]>([
+    ['invitee-no-show-created', 'invitee_no_show.created'],
+    ['invitee-no-show-deleted', 'invitee_no_show.deleted'],
+  ])('When %s arrives, then it names the invitee, not the no-show record', (fixture, event) => {
+    expect(parsed(fixture)).toEqual({ kind: 'no_show', event, listen: false, inviteeUri: LINDA_URI });
+  });
+
+  it('When a no-show payload nests the invitee as an object, then its uri is read', () => {
+    const body = {
+      event: 'invitee_no_show.created',
+      payload: { uri: 'https://x/ns/1', invitee: { uri: 'https://x/i/1' } },
+    };
+    expect(parseBookingEvent(body)).toMatchObject({ inviteeUri: 'https://x/i/1' });
+    expect(parseBookingEvent({ event: 'invitee_no_show.created', payload: {} })).toMatchObject({
+      inviteeUri: null,
+    });
+  });
+
+  it('When another scheduler event arrives, then it is other', () => {
+    expect(parsed('routing-form-submission-created')).toEqual({
+      kind: 'other',
+      event: 'routing_form_submission.created',
+      listen: false,
+    });
+    expect(parseBookingEvent({ event: 'Invitee.Created', payload: {} })).toMatchObject({ kind: 'other' });
+  });
+
+  it.each<[JsonValue, boolean]>([
+    [true, true],
+    ['true', true],
+    [' TRUE ', true],
+    [1, true],
+    ['1', true],
+    [false, false],
+    ['false', false],
+    [0, false],
+    ['yes', false],
+    [null, false],
+  ])('When listen is %j, then listen is %s', (listen, expected) => {
+    const body = { ...loadBookingFixture('invitee-created'), listen };
+    expect(parseBookingEvent(body)?.listen).toBe(expected);
+    expect(parseBookingEvent({ event: 'invitee_no_show.created', payload: {}, listen })?.listen).toBe(
+      expected,
+    );
+  });
+
+  it('When members are named like Object.prototype members, then nothing inherited is read', () => {
+    const body = JSON.parse(
+      '{"event":"invitee.created","payload":{"__proto__":{"uri":"x"},"constructor":1}}',
+    );
+    expect(parseBookingEvent(body)).toMatchObject({ inviteeUri: null, submission: {} });
+  });
+});

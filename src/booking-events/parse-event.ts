@@ -1,0 +1,98 @@
+import type { JsonObject, JsonValue } from '../ingest/types.ts';
+import { inviteeReader, isJsonObject, isTrueFlag, objectAt, own, text } from './read-json.ts';
+import { inviteeToSubmission } from './to-submission.ts';
+
+export type InviteeEventName = 'invitee.created' | 'invitee.canceled';
+export type NoShowEventName = 'invitee_no_show.created' | 'invitee_no_show.deleted';
+
+export interface BookingCancellation {
+  reason: string | null;
+  canceled_by: string | null;
+  canceler_type: string | null;
+}
+
+export type BookingEvent =
+  | {
+      kind: 'invitee';
+      event: InviteeEventName;
+      listen: boolean;
+      /** payload(.invitee).uri: the lead's idempotency_key, and with the event name the replay key. */
+      inviteeUri: string | null;
+      /** The lead-submission body for the ordinary mapper (see to-submission.ts). */
+      submission: JsonObject;
+      rescheduled: boolean;
+      oldInvitee: string | null;
+      newInvitee: string | null;
+      cancellation: BookingCancellation | null;
+    }
+  | { kind: 'no_show'; event: NoShowEventName; listen: boolean; inviteeUri: string | null }
+  | { kind: 'other'; event: string; listen: boolean };
+
+// `invitee.created`, `routing_form_submission.created`: dotted words. A lead has no such `event`
+// together with an object `payload`, so the pair tells a scheduler event from a lead.
+const EVENT_NAME = /^[A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)+$/;
+
+const INVITEE_EVENTS: readonly string[] = [
+  'invitee.created',
+  'invitee.canceled',
+] satisfies InviteeEventName[];
+const NO_SHOW_EVENTS: readonly string[] = [
+  'invitee_no_show.created',
+  'invitee_no_show.deleted',
+] satisfies NoShowEventName[];
+
+/**
+ * A gateway body → the scheduler event it is, or null when it is no scheduler event (then it is an
+ * ordinary lead). Pure; never throws on any JSON object. Event names are matched exactly as the
+ * scheduler sends them; any other well-formed name is `other`, which the gateway acknowledges and
+ * records without acting on it.
+ */
+export function parseBookingEvent(body: JsonObject): BookingEvent | null {
+  const event = own(body, 'event');
+  const payload = objectAt(body, 'payload');
+  if (typeof event !== 'string' || !EVENT_NAME.test(event) || payload === null) return null;
+  const listen = isTrueFlag(own(body, 'listen'));
+
+  if (isInviteeEvent(event)) {
+    const invitee = inviteeReader(payload);
+    return {
+      kind: 'invitee',
+      event,
+      listen,
+      inviteeUri: text(invitee('uri')),
+      submission: inviteeToSubmission(payload),
+      rescheduled: isTrueFlag(invitee('rescheduled')),
+      oldInvitee: text(invitee('old_invitee')),
+      newInvitee: text(invitee('new_invitee')),
+      cancellation: readCancellation(invitee('cancellation')),
+    };
+  }
+  if (isNoShowEvent(event)) return { kind: 'no_show', event, listen, inviteeUri: noShowInvitee(payload) };
+  return { kind: 'other', event, listen };
+}
+
+function isInviteeEvent(event: string): event is InviteeEventName {
+  return INVITEE_EVENTS.includes(event);
+}
+
+function isNoShowEvent(event: string): event is NoShowEventName {
+  return NO_SHOW_EVENTS.includes(event);
+}
+
+function readCancellation(value: JsonValue | undefined): BookingCancellation | null {
+  if (!isJsonObject(value)) return null;
+  return {
+    reason: text(own(value, 'reason')),
+    canceled_by: text(own(value, 'canceled_by')),
+    canceler_type: text(own(value, 'canceler_type')),
+  };
+}
+
+/**
+ * A no-show payload's `invitee` is the invitee's uri (Calendly); an object with a `uri` is taken
+ * too. `payload.uri` is the no-show's own uri, never the invitee's, so it is not a fallback.
+ */
+function noShowInvitee(payload: JsonObject): string | null {
+  const invitee = own(payload, 'invitee');
+  return isJsonObject(invitee) ? text(own(invitee, 'uri')) : text(invitee);
+}
