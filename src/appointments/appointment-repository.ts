@@ -66,3 +66,38 @@ export async function setAppointmentStatus(
     [agentId, appointmentId, status],
   );
 }
+
+export interface KnownAppointment {
+  appointment_id: string;
+  lead_id: string;
+  status: 'booked' | 'rescheduled' | 'canceled' | 'no_show';
+}
+
+/** The appointment a scheduler's invitee became (external id = invitee uri), locked. */
+export async function lockAppointmentByExternalId(
+  tx: Queryable,
+  agentId: string,
+  externalId: string,
+): Promise<KnownAppointment | null> {
+  const { rows } = await tx.query<KnownAppointment>(
+    `SELECT appointment_id, lead_id, status FROM appointments
+      WHERE agent_id = $1 AND external_id = $2 FOR UPDATE`,
+    [agentId, externalId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Whether the lead still has a booked appointment other than `exceptId`. */
+export async function hasOtherBookedAppointment(
+  tx: Queryable,
+  agentId: string,
+  leadId: string,
+  exceptId: string | null,
+): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `SELECT 1 FROM appointments WHERE agent_id = $1 AND lead_id = $2 AND status = 'booked'
+        AND appointment_id IS DISTINCT FROM $3 LIMIT 1`,
+    [agentId, leadId, exceptId],
+  );
+  return rowCount > 0;
+}

@@ -23,5 +23,5 @@ export async function handleDelivery(
   if (!lead.hasName) throw appError('MISSING_NAME');
   const key = parseIdempotencyKey(idempotencyHeader, lead.control.idempotency_key);
   if (!key.ok) throw appError('INVALID_IDEMPOTENCY_KEY', key.details);
-  return ingestLead(db, source, lead, key.key);
+  return ingestLead(db, source, lead, key.key ? { idempotencyKey: key.key } : {});
 }

@@ -18,6 +18,17 @@ import type { PreparedLead } from './prepare-lead.ts';
 
 export type DeliveryResponse = Record<string, unknown>;
 
+export interface DeliveryOptions {
+  /** The replay key, per source (header or body; for booking events the invitee uri + event name). */
+  idempotencyKey?: string;
+  /** Stored on the lead as `idempotency_key` when it differs from the replay key (booking events). */
+  leadKey?: string;
+  /** The appointment's external id (booking events: the invitee uri). */
+  externalId?: string;
+  /** Booking events act on the lead after it is created or merged, in the same transaction. */
+  after?: (tx: Queryable, outcome: Outcome, response: DeliveryResponse) => Promise<DeliveryResponse>;
+}
+
 /**
  * A live delivery, in one transaction: claim the idempotency key, recognise the contact (claim
  * its phone and email keys), create the lead or merge into the existing one, book the
@@ -28,12 +39,10 @@ export async function ingestLead(
   db: Database,
   source: AuthenticatedSource,
   lead: PreparedLead,
-  idempotencyKey: string | undefined,
+  options: DeliveryOptions = {},
 ): Promise<DeliveryResponse> {
   try {
-    return await retryOnConflict(() =>
-      db.withTransaction((tx) => deliverInTransaction(tx, source, lead, idempotencyKey)),
-    );
+    return await retryOnConflict(() => db.withTransaction((tx) => deliverInTransaction(tx, source, lead, options)));
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isConstraintViolation(err)) {
@@ -47,8 +56,9 @@ async function deliverInTransaction(
   tx: Queryable,
   source: AuthenticatedSource,
   lead: PreparedLead,
-  idempotencyKey: string | undefined,
+  options: DeliveryOptions,
 ): Promise<DeliveryResponse> {
+  const idempotencyKey = options.idempotencyKey;
   const scope: KeyScope | undefined = idempotencyKey
     ? { agent_id: source.agent_id, source_id: source.source_id, key: idempotencyKey }
     : undefined;
@@ -66,15 +76,17 @@ async function deliverInTransaction(
   const existing = await claimContactKeys(tx, source.agent_id, contactKeys(lead.fields), newLeadId);
   const target = existing[0];
   const today = DateTime.now().setZone(source.agent_timezone).toISODate() ?? '';
+  const keys = { leadKey: options.leadKey ?? idempotencyKey ?? null, externalId: options.externalId ?? null };
   const outcome = target
-    ? await mergeIntoLead(tx, source, lead, { leadId: target, claimedFor: newLeadId, today })
-    : await createNewLead(tx, source, lead, newLeadId, idempotencyKey ?? null);
+    ? await mergeIntoLead(tx, source, lead, { leadId: target, claimedFor: newLeadId, today }, keys)
+    : await createNewLead(tx, source, lead, newLeadId, keys);
 
-  const response = successResponse(source, lead, outcome);
+  let response = successResponse(source, lead, outcome);
+  if (options.after) response = await options.after(tx, outcome, response);
   await enqueue(tx, source.agent_id, outcome.merged ? 'lead.updated' : 'lead.created', {
     lead_id: outcome.leadId,
     source_id: source.source_id,
-    status: outcome.status,
+    status: response.status,
     scheduled_at: outcome.appointmentBooked ? (lead.appointment?.scheduled_at ?? null) : null,
   });
   if (scope) await completeIdempotencyKey(tx, scope, outcome.leadId, response);

@@ -1,5 +1,6 @@
 import {
   insertAppointment,
+  lockAppointmentByExternalId,
   lockBookedAppointments,
   setAppointmentStatus,
 } from '../appointments/appointment-repository.ts';
@@ -15,6 +16,16 @@ export interface Outcome {
   status: LeadStatus;
   merged: boolean;
   appointmentBooked: boolean;
+  /** The appointment this delivery booked or found (by its external id), if any. */
+  appointmentId: string | null;
+}
+
+/** How the lead record and its appointment are keyed for this delivery. */
+export interface WriteKeys {
+  /** Stored as the lead's idempotency_key (a booking event's invitee uri). */
+  leadKey: string | null;
+  /** The appointment's external id (the invitee uri): one already recorded is not booked again. */
+  externalId: string | null;
 }
 
 /** A contact seen for the first time: the lead, its appointment, a `created` history entry. */
@@ -23,7 +34,7 @@ export async function createNewLead(
   source: AuthenticatedSource,
   lead: PreparedLead,
   leadId: string,
-  idempotencyKey: string | null,
+  keys: WriteKeys,
 ): Promise<Outcome> {
   await insertLead(
     tx,
@@ -33,11 +44,12 @@ export async function createNewLead(
       status: lead.status,
       fields: lead.fields,
       custom_fields: lead.custom_fields,
-      idempotency_key: idempotencyKey,
+      idempotency_key: keys.leadKey,
     },
     leadId,
   );
-  const appointmentId = lead.appointment ? await bookAppointment(tx, source, lead, leadId) : null;
+  const known = await knownAppointment(tx, source, lead, keys);
+  const appointmentId = known ?? (lead.appointment ? await bookAppointment(tx, source, lead, leadId, keys) : null);
   await insertHistory(tx, {
     agent_id: source.agent_id,
     lead_id: leadId,
@@ -45,7 +57,7 @@ export async function createNewLead(
     event: 'created',
     details: { status: lead.status, appointment_id: appointmentId, warnings: lead.warnings.length },
   });
-  return { leadId, status: lead.status, merged: false, appointmentBooked: appointmentId !== null };
+  return { leadId, status: lead.status, merged: false, appointmentBooked: appointmentId !== null, appointmentId };
 }
 
 /**
@@ -58,6 +70,7 @@ export async function mergeIntoLead(
   source: AuthenticatedSource,
   lead: PreparedLead,
   target: { leadId: string; claimedFor: string; today: string },
+  keys: WriteKeys,
 ): Promise<Outcome> {
   const stored = await lockLead(tx, source.agent_id, target.leadId);
   if (!stored) throw new Error(`contact key points to a missing lead ${target.leadId}`);
@@ -69,8 +82,8 @@ export async function mergeIntoLead(
   );
 
   const rescheduled: string[] = [];
-  let appointmentId: string | null = null;
-  if (lead.appointment) {
+  let appointmentId = await knownAppointment(tx, source, lead, keys);
+  if (lead.appointment && !appointmentId) {
     const at = Date.parse(lead.appointment.scheduled_at);
     const open = await lockBookedAppointments(tx, source.agent_id, stored.lead_id);
     const same = open.find((a) => new Date(a.scheduled_at).getTime() === at);
@@ -80,7 +93,7 @@ export async function mergeIntoLead(
         await setAppointmentStatus(tx, source.agent_id, old.appointment_id, 'rescheduled');
         rescheduled.push(old.appointment_id);
       }
-      appointmentId = await bookAppointment(tx, source, lead, stored.lead_id);
+      appointmentId = await bookAppointment(tx, source, lead, stored.lead_id, keys);
     }
   }
 
@@ -104,7 +117,19 @@ export async function mergeIntoLead(
     status: merged.status,
     merged: true,
     appointmentBooked: appointmentId !== null,
+    appointmentId,
   };
+}
+
+/** An appointment already recorded under this delivery's external id (a retried or late event). */
+async function knownAppointment(
+  tx: Queryable,
+  source: AuthenticatedSource,
+  lead: PreparedLead,
+  keys: WriteKeys,
+): Promise<string | null> {
+  if (!lead.appointment || !keys.externalId) return null;
+  return (await lockAppointmentByExternalId(tx, source.agent_id, keys.externalId))?.appointment_id ?? null;
 }
 
 async function bookAppointment(
@@ -112,6 +137,7 @@ async function bookAppointment(
   source: AuthenticatedSource,
   lead: PreparedLead,
   leadId: string,
+  keys: WriteKeys,
 ): Promise<string | null> {
   if (!lead.appointment) return null;
   const custom = lead.custom_fields;
@@ -125,6 +151,6 @@ async function bookAppointment(
     join_url: text('join_url'),
     cancel_url: text('cancel_url'),
     reschedule_url: text('reschedule_url'),
-    external_id: null,
+    external_id: keys.externalId,
   });
 }
