@@ -271,7 +271,11 @@ describe('GET /v1/openapi.json', () => {
           obj(obj(deref(responses[status]).content, status)['application/json'], status).examples ?? {},
         );
       expect(examples('400').sort()).toEqual(['INVALID_IDEMPOTENCY_KEY', 'INVALID_JSON', 'MISSING_NAME']);
-      expect(examples('401').sort()).toEqual(['INVALID_SOURCE_TOKEN', 'MISSING_SOURCE_TOKEN']);
+      expect(examples('401').sort()).toEqual([
+        'INVALID_SIGNATURE',
+        'INVALID_SOURCE_TOKEN',
+        'MISSING_SOURCE_TOKEN',
+      ]);
       expect(examples('500').sort()).toEqual(['INSERT_FAILED', 'LISTEN_INSERT_FAILED', 'SERVER_ERROR']);
     }
   });

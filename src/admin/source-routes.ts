@@ -1,3 +1,4 @@
+import { listBookingEvents } from '../booking-events/booking-event-repository.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 import { appError } from '../errors.ts';
@@ -58,12 +59,18 @@ export function registerSourceRoutes(app: FastifyInstance, deps: AppDeps): void 
     return { samples: await listSamples(deps.db, source) };
   });
 
+  app.get<{ Params: SourceParams }>('/sources/:source_id/events', async (request) => {
+    const source = await requireSource(deps.db, request.params.source_id);
+    return { events: await listBookingEvents(deps.db, source) };
+  });
+
   // `/sources//regenerate` would otherwise be a bare 404: say what is missing.
   const missingSourceId = async () => {
     throw appError('MISSING_SOURCE_ID');
   };
   app.post('/sources//regenerate', missingSourceId);
   app.get('/sources//samples', missingSourceId);
+  app.get('/sources//events', missingSourceId);
   app.patch('/sources/', missingSourceId);
 }
 

@@ -213,6 +213,22 @@ export function addClientCommands(program: Command, io: CliIo, client: () => Adm
           : data.samples.map(renderSample).join('\n\n'),
       );
     });
+
+  program
+    .command('events')
+    .description('booking-scheduler events of a lead source, newest first (acted on or ignored)')
+    .requiredOption('--source <source_id>', 'the lead source')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { source: string }) => {
+      const data = await client().request<{ events: Row[] }>('GET', `/sources/${id(opts.source)}/events`);
+      print(opts, data, () =>
+        data.events.length === 0
+          ? 'No scheduler events yet.'
+          : data.events
+              .map((e) => [e.received_at, e.event, e.outcome, e.lead_id ?? '-'].map(String).join('  '))
+              .join('\n'),
+      );
+    });
 }
 
 const TOKEN_NOTE = 'Keep the token now: it is stored only as a hash and is not shown again.';

@@ -9,7 +9,10 @@ export async function createPgliteDb(dir: string | undefined): Promise<Database>
 
   const run = async <T>(q: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) => {
     const res = await q.query<T>(sql, params as unknown[] | undefined);
-    return { rows: res.rows, rowCount: res.affectedRows ?? res.rows.length } satisfies QueryResult<T>;
+    // PGlite reports affectedRows 0 for a SELECT: a statement that returns rows counts its rows,
+    // as pg's rowCount does.
+    const rowCount = res.fields.length > 0 ? res.rows.length : (res.affectedRows ?? 0);
+    return { rows: res.rows, rowCount } satisfies QueryResult<T>;
   };
 
   return {

@@ -26,7 +26,12 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: AppDeps)
     if (!source) throw appError('MISSING_SOURCE_TOKEN');
     const parsed = parseDeliveryBody(request.body as Buffer | undefined, request.headers['content-type']);
     if (!parsed.ok) throw appError('INVALID_JSON', parsed.details);
-    const response = await handleDelivery(deps.db, source, parsed.body, request.headers['idempotency-key']);
+    const response = await handleDelivery(deps.db, source, parsed.body, {
+      // A scheduler signs the bytes as sent.
+      rawBody: request.body as Buffer,
+      idempotencyHeader: request.headers['idempotency-key'],
+      signatureHeader: request.headers['calendly-webhook-signature'],
+    });
     request.log.info(
       { lead_id: response.lead_id, status: response.status, replay: response.idempotent_replay === true },
       response.listen ? 'listen sample stored' : 'lead delivered',

@@ -42,7 +42,9 @@ export async function ingestLead(
   options: DeliveryOptions = {},
 ): Promise<DeliveryResponse> {
   try {
-    return await retryOnConflict(() => db.withTransaction((tx) => deliverInTransaction(tx, source, lead, options)));
+    return await retryOnConflict(() =>
+      db.withTransaction((tx) => deliverInTransaction(tx, source, lead, options)),
+    );
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isConstraintViolation(err)) {

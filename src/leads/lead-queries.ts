@@ -157,7 +157,7 @@ export async function listLeadHistory(
   const { rows } = await db.query<HistoryView & { created_at: Date | string }>(
     `SELECT history_id, event, source_id, changes, details, created_at
        FROM lead_history WHERE agent_id = $1 AND lead_id = $2
-      ORDER BY created_at, history_id`,
+      ORDER BY created_at, seq`,
     [agentId, leadId],
   );
   return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));

@@ -125,3 +125,16 @@ function splitFields(fields: LeadFields): { columns: Record<string, string>; res
   }
   return { columns, rest };
 }
+
+export async function setLeadStatus(
+  tx: Queryable,
+  agentId: string,
+  leadId: string,
+  status: LeadStatus,
+): Promise<void> {
+  await tx.query('UPDATE leads SET status = $3, updated_at = now() WHERE agent_id = $1 AND lead_id = $2', [
+    agentId,
+    leadId,
+    status,
+  ]);
+}

@@ -49,7 +49,8 @@ export async function createNewLead(
     leadId,
   );
   const known = await knownAppointment(tx, source, lead, keys);
-  const appointmentId = known ?? (lead.appointment ? await bookAppointment(tx, source, lead, leadId, keys) : null);
+  const appointmentId =
+    known ?? (lead.appointment ? await bookAppointment(tx, source, lead, leadId, keys) : null);
   await insertHistory(tx, {
     agent_id: source.agent_id,
     lead_id: leadId,
@@ -57,7 +58,13 @@ export async function createNewLead(
     event: 'created',
     details: { status: lead.status, appointment_id: appointmentId, warnings: lead.warnings.length },
   });
-  return { leadId, status: lead.status, merged: false, appointmentBooked: appointmentId !== null, appointmentId };
+  return {
+    leadId,
+    status: lead.status,
+    merged: false,
+    appointmentBooked: appointmentId !== null,
+    appointmentId,
+  };
 }
 
 /**

@@ -4,7 +4,7 @@ import { sanitizeJson } from '../ingest/sanitize.ts';
 import type { JsonObject } from '../ingest/types.ts';
 import type { PreparedLead } from '../leads/prepare-lead.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
-import { insertListenSample } from './listen-sample-repository.ts';
+import { insertListenSample, type NewListenSample } from './listen-sample-repository.ts';
 
 export const LISTEN_MESSAGE = 'Sample received for mapping. Check the lead source in the app.';
 
@@ -18,26 +18,40 @@ export async function recordListenSample(
   source: AuthenticatedSource,
   body: JsonObject,
   lead: PreparedLead,
-): Promise<{ success: true; listen: true; message: string }> {
+): Promise<typeof LISTEN_RESPONSE> {
   const errorCode = lead.hasName ? null : 'MISSING_NAME';
+  await storeListenSample(db, source, {
+    body,
+    mapped: {
+      ...lead.fields,
+      status: lead.status,
+      inferred_timezone: lead.timezone,
+      timezone_source: lead.timezoneSource,
+    },
+    custom_fields: lead.custom_fields,
+    warnings: lead.warnings,
+    error_code: errorCode,
+  });
+  if (errorCode) throw appError('MISSING_NAME');
+  return LISTEN_RESPONSE;
+}
+
+export const LISTEN_RESPONSE = { success: true, listen: true, message: LISTEN_MESSAGE } as const;
+
+/** Stores one sample; a failure is LISTEN_INSERT_FAILED. */
+export async function storeListenSample(
+  db: Database,
+  source: AuthenticatedSource,
+  sample: Omit<NewListenSample, 'agent_id' | 'source_id'> & { body: JsonObject },
+): Promise<void> {
   try {
     await insertListenSample(db, {
+      ...sample,
       agent_id: source.agent_id,
       source_id: source.source_id,
-      body: sanitizeJson(body),
-      mapped: {
-        ...lead.fields,
-        status: lead.status,
-        inferred_timezone: lead.timezone,
-        timezone_source: lead.timezoneSource,
-      },
-      custom_fields: lead.custom_fields,
-      warnings: lead.warnings,
-      error_code: errorCode,
+      body: sanitizeJson(sample.body),
     });
   } catch (err) {
     throw Object.assign(appError('LISTEN_INSERT_FAILED'), { cause: err });
   }
-  if (errorCode) throw appError('MISSING_NAME');
-  return { success: true, listen: true, message: LISTEN_MESSAGE };
 }

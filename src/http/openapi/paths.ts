@@ -81,6 +81,7 @@ const GATEWAY_ERRORS: ErrorCode[] = [
   'INVALID_IDEMPOTENCY_KEY',
   'MISSING_SOURCE_TOKEN',
   'INVALID_SOURCE_TOKEN',
+  'INVALID_SIGNATURE',
   'METHOD_NOT_ALLOWED',
   'PAYLOAD_TOO_LARGE',
   'IDEMPOTENCY_KEY_REUSED',
@@ -303,6 +304,13 @@ export function buildPaths(): Record<string, Json> {
       get: adminOperation('listSamples', 'Listen-mode samples of a source, newest first', {
         parameters: ['SourceId'],
         responses: ok('The samples.', 'SampleList'),
+        errors: SOURCE,
+      }),
+    },
+    [`${a}/sources/{source_id}/events`]: {
+      get: adminOperation('listBookingEvents', 'Booking-scheduler events of a source, newest first', {
+        parameters: ['SourceId'],
+        responses: ok('The events, acted on or ignored.', 'BookingEventList'),
         errors: SOURCE,
       }),
     },

@@ -453,6 +453,33 @@ const sample: Json = {
   },
 };
 
+const bookingEventLogEntry: Json = {
+  type: 'object',
+  description: 'A booking-scheduler event as received, and what the gateway did with it.',
+  required: ['event_id', 'received_at', 'event', 'invitee_uri', 'lead_id', 'outcome', 'payload'],
+  properties: {
+    event_id: uuid,
+    received_at: dateTime,
+    event: { type: 'string', examples: ['invitee.created', 'routing_form_submission.created'] },
+    invitee_uri: { type: ['string', 'null'] },
+    lead_id: { type: ['string', 'null'], format: 'uuid' },
+    outcome: {
+      type: 'string',
+      enum: [
+        'lead_created',
+        'lead_updated',
+        'appointment_canceled',
+        'appointment_rescheduled',
+        'no_show_marked',
+        'no_show_removed',
+        'ignored',
+        'ignored_unknown_invitee',
+      ],
+    },
+    payload: { type: 'object', description: 'The event body as received.', additionalProperties: true },
+  },
+};
+
 const list = (key: string, item: string, extra: Record<string, Json> = {}): Json => ({
   type: 'object',
   required: [key, ...Object.keys(extra)],
@@ -514,6 +541,8 @@ export function buildSchemas(): Record<string, Json> {
     HistoryEntry: historyEntry,
     Sample: sample,
     SampleList: list('samples', 'Sample'),
+    BookingEventLogEntry: bookingEventLogEntry,
+    BookingEventList: list('events', 'BookingEventLogEntry'),
     Health: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
     Readiness: {
       type: 'object',

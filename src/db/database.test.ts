@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDb, type TestDb } from '../../test/support/db.ts';
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+  await t.db.query('CREATE TABLE rc (id int PRIMARY KEY)');
+});
+afterAll(() => t.cleanup());
+
+describe('rowCount means the same on both drivers', () => {
+  it('when rows are selected, inserted, updated, deleted or returned, then rowCount counts them', async () => {
+    expect((await t.db.query('INSERT INTO rc VALUES (1), (2), (3)')).rowCount).toBe(3);
+    expect((await t.db.query('SELECT * FROM rc WHERE id > 1')).rowCount).toBe(2);
+    expect((await t.db.query('SELECT * FROM rc WHERE id > 9')).rowCount).toBe(0);
+    expect((await t.db.query('UPDATE rc SET id = id + 10 WHERE id = 1 RETURNING id')).rowCount).toBe(1);
+    expect((await t.db.query('UPDATE rc SET id = id WHERE id > 2')).rowCount).toBe(2);
+    expect((await t.db.query('INSERT INTO rc VALUES (2) ON CONFLICT DO NOTHING')).rowCount).toBe(0);
+    expect((await t.db.query('DELETE FROM rc')).rowCount).toBe(3);
+  });
+
+  it('when a transaction throws, then nothing of it remains', async () => {
+    await expect(
+      t.db.withTransaction(async (tx) => {
+        await tx.query('INSERT INTO rc VALUES (100)');
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect((await t.db.query('SELECT * FROM rc WHERE id = 100')).rowCount).toBe(0);
+  });
+});
