@@ -53,6 +53,7 @@ function endpoints(): [Method, string][] {
     ['POST', `/sources/${seeded.source_id}/regenerate`],
     ['PATCH', `/sources/${seeded.source_id}`],
     ['GET', `/sources/${seeded.source_id}/samples`],
+    ['GET', `/sources/${seeded.source_id}/events`],
     ['GET', `/agents/${seeded.agent_id}/leads`],
     ['GET', `/leads/${leadId}`],
     ['GET', `/agents/${seeded.agent_id}/agenda`],
@@ -144,6 +145,7 @@ describe('source identifiers', () => {
     ['POST', '/regenerate'],
     ['PATCH', ''],
     ['GET', '/samples'],
+    ['GET', '/events'],
   ];
 
   it.each(sourcePaths)(
@@ -169,6 +171,7 @@ describe('source identifiers', () => {
   it.each([
     ['POST', '/sources//regenerate'],
     ['GET', '/sources//samples'],
+    ['GET', '/sources//events'],
     ['PATCH', '/sources/'],
   ] as [Method, string][])('when %s %s has no source id, then 400 MISSING_SOURCE_ID', async (method, url) => {
     const res = await call(method, url, json({ active: false }));

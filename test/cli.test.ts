@@ -219,6 +219,22 @@ describe('leads, agenda and samples', () => {
     expect(readable.out).toContain('Sample Person');
     expect(readable.out).toContain('phone: INVALID_PHONE');
   });
+
+  it('when `events` runs, then the source’s scheduler events are printed with what was done', async () => {
+    await t.db.query(
+      `INSERT INTO booking_events (agent_id, event_id, source_id, event, outcome, payload)
+       VALUES ($1, $2, $3, 'routing_form_submission.created', 'ignored', '{}')`,
+      [s.agent_id, randomUUID(), s.source_id],
+    );
+    const json = await leadgate(['events', '--source', s.source_id, '--json']);
+    const readable = await leadgate(['events', '--source', s.source_id]);
+
+    expect(JSON.parse(json.out)).toMatchObject({
+      events: [{ event: 'routing_form_submission.created', outcome: 'ignored' }],
+    });
+    expect(readable.out).toContain('routing_form_submission.created');
+    expect(readable.out).toContain('ignored');
+  });
 });
 
 describe('errors', () => {
