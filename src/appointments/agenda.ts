@@ -1,17 +1,18 @@
 import { iso, type Queryable } from '../db/index.ts';
+import type { AppointmentView } from '../leads/lead-queries.ts';
 
 /** One line of an agent's agenda: the appointment and whom it is with. */
-export interface AgendaEntry {
-  appointment_id: string;
-  lead_id: string;
-  name: string;
-  scheduled_at: string;
-  appointment_timezone: string;
-  schedule_type: string;
-  status: string;
-  setter_dialer_name: string | null;
-  join_url: string | null;
-}
+export type AgendaEntry = Pick<
+  AppointmentView,
+  | 'appointment_id'
+  | 'lead_id'
+  | 'scheduled_at'
+  | 'appointment_timezone'
+  | 'schedule_type'
+  | 'status'
+  | 'setter_dialer_name'
+  | 'join_url'
+> & { name: string };
 
 /** Appointments of an agent with `from <= scheduled_at < to`, in time order, whatever their status. */
 export async function listAgenda(

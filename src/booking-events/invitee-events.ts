@@ -1,6 +1,5 @@
 import {
   hasOtherBookedAppointment,
-  insertAppointment,
   lockAppointmentByExternalId,
   setAppointmentStatus,
 } from '../appointments/appointment-repository.ts';
@@ -9,7 +8,7 @@ import { appError } from '../errors.ts';
 import type { JsonObject } from '../ingest/types.ts';
 import { ingestLead, type DeliveryResponse } from '../leads/ingest-lead.ts';
 import { insertHistory, setLeadStatus, type LeadStatus } from '../leads/lead-repository.ts';
-import type { Outcome } from '../leads/lead-writes.ts';
+import { bookAppointment, type Outcome } from '../leads/lead-writes.ts';
 import { prepareLead, type PreparedLead } from '../leads/prepare-lead.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { recordBookingEvent } from './booking-event-repository.ts';
@@ -129,20 +128,8 @@ async function closeInviteeAppointment(
     return appt.appointment_id;
   }
   const meeting = prepareLead(withNameFallback(event.submission), source.agent_timezone);
-  if (!meeting.appointment) return null;
-  const custom = meeting.custom_fields;
-  const text = (key: string) => (typeof custom[key] === 'string' ? (custom[key] as string) : null);
-  const id = await insertAppointment(tx, {
-    ...meeting.appointment,
-    agent_id: source.agent_id,
-    lead_id: leadId,
-    setter_dialer_name:
-      typeof meeting.fields.setter_dialer_name === 'string' ? meeting.fields.setter_dialer_name : null,
-    join_url: text('join_url'),
-    cancel_url: text('cancel_url'),
-    reschedule_url: text('reschedule_url'),
-    external_id: uri,
-  });
+  const id = await bookAppointment(tx, source, meeting, leadId, { leadKey: uri, externalId: uri });
+  if (!id) return null;
   await setAppointmentStatus(tx, source.agent_id, id, target);
   return id;
 }

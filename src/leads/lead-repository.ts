@@ -22,26 +22,11 @@ export async function insertLead(
   lead: NewLead,
   leadId: string = randomUUID(),
 ): Promise<string> {
-  const { columns, rest } = splitFields(lead.fields);
   await tx.query(
-    `INSERT INTO leads (agent_id, lead_id, source_id, status, name, first_name, last_name, phone, email,
-                        campaign_name, idempotency_key, fields, custom_fields)
+    `INSERT INTO leads (agent_id, lead_id, source_id, idempotency_key, status, name, first_name, last_name,
+                        phone, email, campaign_name, fields, custom_fields)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [
-      lead.agent_id,
-      leadId,
-      lead.source_id,
-      lead.status,
-      columns.name ?? '',
-      columns.first_name ?? null,
-      columns.last_name ?? null,
-      columns.phone ?? null,
-      columns.email ?? null,
-      columns.campaign_name ?? null,
-      lead.idempotency_key,
-      JSON.stringify(rest),
-      JSON.stringify(lead.custom_fields),
-    ],
+    [lead.agent_id, leadId, lead.source_id, lead.idempotency_key, ...leadValues(lead)],
   );
   return leadId;
 }
@@ -95,25 +80,24 @@ export async function updateLead(
   leadId: string,
   update: { status: LeadStatus; fields: LeadFields; custom_fields: JsonObject },
 ): Promise<void> {
-  const { columns, rest } = splitFields(update.fields);
   await tx.query(
     `UPDATE leads SET status = $3, name = $4, first_name = $5, last_name = $6, phone = $7, email = $8,
             campaign_name = $9, fields = $10, custom_fields = $11, updated_at = now()
       WHERE agent_id = $1 AND lead_id = $2`,
-    [
-      agentId,
-      leadId,
-      update.status,
-      columns.name ?? '',
-      columns.first_name ?? null,
-      columns.last_name ?? null,
-      columns.phone ?? null,
-      columns.email ?? null,
-      columns.campaign_name ?? null,
-      JSON.stringify(rest),
-      JSON.stringify(update.custom_fields),
-    ],
+    [agentId, leadId, ...leadValues(update)],
   );
+}
+
+/** status, the column fields in COLUMN_FIELDS order, then the `fields` and `custom_fields` json. */
+function leadValues(lead: { status: LeadStatus; fields: LeadFields; custom_fields: JsonObject }): unknown[] {
+  const { columns, rest } = splitFields(lead.fields);
+  return [
+    lead.status,
+    columns.name ?? '',
+    ...COLUMN_FIELDS.slice(1).map((column) => columns[column] ?? null),
+    JSON.stringify(rest),
+    JSON.stringify(lead.custom_fields),
+  ];
 }
 
 function splitFields(fields: LeadFields): { columns: Record<string, string>; rest: LeadFields } {

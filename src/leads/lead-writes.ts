@@ -139,7 +139,8 @@ async function knownAppointment(
   return (await lockAppointmentByExternalId(tx, source.agent_id, keys.externalId))?.appointment_id ?? null;
 }
 
-async function bookAppointment(
+/** Puts the delivery's appointment on the agenda, with the links the sender gave in custom_fields. */
+export async function bookAppointment(
   tx: Queryable,
   source: AuthenticatedSource,
   lead: PreparedLead,
