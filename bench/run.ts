@@ -79,8 +79,11 @@ async function countLeads(url: string, agentId: string): Promise<number> {
   return n;
 }
 
+// One counter for every scenario and target: each request is a new contact (a repeat phone would
+// be merged, which is another, slower path).
+let i = 0;
+
 async function scenario(url: string, token: string, name: string, withAppointment: boolean) {
-  let i = 0;
   const run = randomBytes(3).toString('hex');
   const result = await autocannon({
     url: `${url}/v1/inbound-lead-gateway`,
@@ -91,7 +94,7 @@ async function scenario(url: string, token: string, name: string, withAppointmen
         method: 'POST',
         setupRequest: (req) => {
           i++;
-          const phone = `2145${String(i).padStart(6, '0')}`;
+          const phone = `21${String(4_000_000 + i).padStart(8, '0')}`;
           const lead: Record<string, unknown> = {
             first_name: 'Bench',
             last_name: `Lead ${run}-${i}`,
