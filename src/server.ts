@@ -101,7 +101,12 @@ export async function startServer(
 
   if (opts.handleSignals !== false) {
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => {
+      process.on(signal, () => {
+        // A repeated SIGTERM (a supervisor's retry) waits for the same shutdown; a second Ctrl-C forces it.
+        if (stopping) {
+          if (signal === 'SIGINT') process.exit(130);
+          return;
+        }
         app.log.info({ signal }, 'shutting down');
         stop().then(
           () => process.exit(0),

@@ -118,6 +118,15 @@ describe('agents and sources', () => {
     const enabled = await leadgate(['sources', 'enable', sourceId, '--json']);
     expect(JSON.parse(enabled.out)).toMatchObject({ source_id: sourceId, active: true });
 
+    const keyed = await leadgate(['sources', 'signing-key', sourceId, 'whsec_cli_key', '--json']);
+    expect(JSON.parse(keyed.out)).toMatchObject({ source_id: sourceId, has_signing_key: true });
+    expect(keyed.out).not.toContain('whsec_cli_key');
+    const noKey = await leadgate(['sources', 'signing-key', sourceId]);
+    expect(noKey.code).toBe(1);
+    const removed = await leadgate(['sources', 'signing-key', sourceId, '--remove']);
+    expect(removed.out).toContain('accepts unsigned events');
+    expect(removed.out).toMatch(/^has_signing_key:\s+false$/m);
+
     const listed = await leadgate(['sources', 'list', '--agent', agent.agent_id]);
     expect(listed.out).toContain(sourceId);
     expect(listed.out).not.toContain(fresh.token);

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,9 +50,44 @@ describe.skipIf(TEST_DATABASE_URL)('a server on the embedded database', () => {
     expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
   });
 
-  it('when SIGTERM arrives, then it finishes, exits 0, and the next start finds its data and no demo token to show', async () => {
-    const code = await gw.stop('SIGTERM');
-    expect(code).toBe(0);
+  it('when SIGTERM arrives during a delivery, then that delivery is finished and answered before the exit', async () => {
+    const token = /Demo source token \(shown once\): (\S+)/.exec(gw.output())?.[1] ?? '';
+    const { hostname, port } = new URL(gw.url);
+    const body = JSON.stringify({ name: 'In Flight', phone: '2145550990' });
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path: GATEWAY,
+          headers: {
+            'content-type': 'application/json',
+            'x-source-token': token,
+            'content-length': body.length,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on('error', reject);
+      // Half the body now, the rest after the signal: the request is in flight when it arrives.
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        gw.child.kill('SIGTERM');
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 300);
+    });
+    const res = await answered;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ success: true, status: 'New' });
+    expect(await gw.stop()).toBe(0);
+  });
+
+  it('when started again after the SIGTERM, then it finds its data and has no demo token to show', async () => {
     gw = await startGatewayProcess({ DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_API_KEY: '' });
     expect(gw.output()).not.toContain('shown once');
     expect(gw.output()).toMatch(/Demo lead source \S+ exists/);

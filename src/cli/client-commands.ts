@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AdminClient } from './api-client.ts';
+import { CliError, type AdminClient } from './api-client.ts';
 import { json, keyValues, show, table, type Row } from './output.ts';
 import { localTime, renderLead, renderSample } from './render.ts';
 import type { CliIo } from './program.ts';
@@ -94,6 +94,26 @@ export function addClientCommands(program: Command, io: CliIo, client: () => Adm
         [keyValues(source, ['source_id', 'name', 'active', 'token', 'webhook_url']), '', TOKEN_NOTE].join(
           '\n',
         ),
+      );
+    });
+  sources
+    .command('signing-key')
+    .description('require booking-scheduler events to this source to be signed with KEY (--remove: stop)')
+    .argument('<source_id>')
+    .argument('[key]', 'the scheduler webhook signing key')
+    .option('--remove', 'remove the key: events are accepted unsigned again')
+    .option('--json', 'print the API response as JSON')
+    .action(async (sourceId: string, key: string | undefined, opts: JsonOpt & { remove?: boolean }) => {
+      if (!opts.remove && !key) throw new CliError('give the signing key, or --remove');
+      const signingKey = opts.remove ? null : (key ?? null);
+      const source = await client().request<Row>('PATCH', `/sources/${id(sourceId)}`, {
+        signing_key: signingKey,
+      });
+      print(opts, source, () =>
+        [
+          `Source ${show(source.source_id)} ${signingKey ? 'requires signed scheduler events' : 'accepts unsigned events'}.`,
+          keyValues(source, SOURCE_KEYS),
+        ].join('\n'),
       );
     });
   for (const [verb, active] of [
