@@ -137,7 +137,8 @@ function printBanner(
   demo: DemoSource | null,
 ): void {
   const url = listeningUrl(app);
-  const base = config.port === 0 ? `${url}/v1` : config.publicBaseUrl;
+  // GATEWAY_PATH starts with /v1, which the public base URL already carries.
+  const gateway = `${config.port === 0 ? `${url}/v1` : config.publicBaseUrl}${GATEWAY_PATH.slice(3)}`;
   const lines = [
     '',
     `Leadgate is listening on ${url} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
@@ -148,10 +149,10 @@ function printBanner(
       `Demo agent ${demo.agent_id}, lead source ${demo.source_id}`,
       `Demo source token (shown once): ${demo.token}`,
       `Webhook URLs:`,
-      `  ${base}${GATEWAY_PATH.slice(3)}                  (token in the x-source-token header)`,
-      `  ${base}${GATEWAY_PATH.slice(3)}/v/${demo.token}`,
+      `  ${gateway}                  (token in the x-source-token header)`,
+      `  ${gateway}/v/${demo.token}`,
       `Try it:`,
-      `  curl -s -X POST ${base}${GATEWAY_PATH.slice(3)} -H 'content-type: application/json' \\`,
+      `  curl -s -X POST ${gateway} -H 'content-type: application/json' \\`,
       `    -H 'x-source-token: ${demo.token}' \\`,
       `    -d '{"name":"Jane Doe","phone":"(214) 555-0123","email":"jane@example.com","state":"TX"}'`,
     );
@@ -159,7 +160,7 @@ function printBanner(
     lines.push(
       `Demo lead source ${demo.source_id} exists; its token was shown on first start.`,
       `  New token: npx leadgate sources regenerate ${demo.source_id}`,
-      `Webhook URLs: ${base}${GATEWAY_PATH.slice(3)}  and  ${base}${GATEWAY_PATH.slice(3)}/v/<TOKEN>`,
+      `Webhook URLs: ${gateway}  and  ${gateway}/v/<TOKEN>`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);

@@ -7,7 +7,7 @@ import { insertHistory } from '../leads/lead-repository.ts';
 import { LISTEN_RESPONSE, recordListenSample, storeListenSample } from '../listen/record-listen-sample.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { recordBookingEvent } from './booking-event-repository.ts';
-import { inviteeCanceled, inviteeCreated, prepareInviteeLead, requireName } from './invitee-events.ts';
+import { inviteeCanceled, inviteeCreated, prepareInviteeLead } from './invitee-events.ts';
 import type { BookingEvent } from './parse-event.ts';
 import { verifySchedulerSignature } from './signature.ts';
 
@@ -42,7 +42,7 @@ export async function handleBookingEvent(
   if (event.kind === 'invitee') {
     const lead = prepareInviteeLead(event, source.agent_timezone);
     if (event.listen) return recordListenSample(db, source, request.body, lead);
-    requireName(lead);
+    if (!lead.hasName) throw appError('MISSING_NAME');
     return event.event === 'invitee.created'
       ? inviteeCreated(db, source, event, lead, request.body)
       : inviteeCanceled(db, source, event, lead, request.body);

@@ -4,7 +4,6 @@ import {
   setAppointmentStatus,
 } from '../appointments/appointment-repository.ts';
 import type { Database, Queryable } from '../db/index.ts';
-import { appError } from '../errors.ts';
 import type { JsonObject } from '../ingest/types.ts';
 import { ingestLead, type DeliveryResponse } from '../leads/ingest-lead.ts';
 import { insertHistory, setLeadStatus, type LeadStatus } from '../leads/lead-repository.ts';
@@ -168,8 +167,4 @@ function withNameFallback(submission: JsonObject): JsonObject {
 
 function omit(obj: JsonObject, keys: string[]): JsonObject {
   return Object.fromEntries(Object.entries(obj).filter(([k]) => !keys.includes(k)));
-}
-
-export function requireName(lead: PreparedLead): void {
-  if (!lead.hasName) throw appError('MISSING_NAME');
 }

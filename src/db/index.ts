@@ -14,7 +14,3 @@ export async function createDb(opts: { databaseUrl?: string; pgliteDir?: string 
 export function iso(value: unknown): string {
   return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
 }
-
-export function isoOrNull(value: unknown): string | null {
-  return value === null || value === undefined ? null : iso(value);
-}

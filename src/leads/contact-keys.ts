@@ -32,11 +32,13 @@ export async function claimContactKeys(
 ): Promise<string[]> {
   const owners: Array<{ kind: string; lead_id: string }> = [];
   for (const key of keys) {
-    await tx.query(
+    const claimed = await tx.query(
       `INSERT INTO lead_contacts (agent_id, kind, value, lead_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (agent_id, kind, value) DO NOTHING`,
+       ON CONFLICT (agent_id, kind, value) DO NOTHING RETURNING lead_id`,
       [agentId, key.kind, key.value, newLeadId],
     );
+    if (claimed.rowCount > 0) continue; // a new key: the common case needs no second statement
+    // Held by another lead; this statement sees it, committed, once the insert stopped waiting.
     const { rows } = await tx.query<{ lead_id: string }>(
       'SELECT lead_id FROM lead_contacts WHERE agent_id = $1 AND kind = $2 AND value = $3',
       [agentId, key.kind, key.value],
