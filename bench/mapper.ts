@@ -4,7 +4,7 @@
  * leads per second. No timing is asserted anywhere; this is for spotting regressions by eye.
  */
 import { mapSubmission } from '../src/ingest/map-submission.ts';
-import type { JsonObject } from '../src/ingest/types.ts';
+import type { JsonObject } from '../src/json.ts';
 
 const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'José', 'Mary Jane', 'Zoë', 'Li'];
 const LAST = ['Lovelace', 'Hopper', 'Turing', 'Johnson', 'García', 'Watson', "O'Brien", 'Wei'];

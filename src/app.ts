@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { AdminDeps } from './admin/deps.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
-import type { Database } from './db/index.ts';
+import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
-import { registerGatewayRoutes } from './http/gateway-routes.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { loggerOptions } from './http/logging.ts';
-import { registerOpenApiRoute } from './http/openapi-route.ts';
+import { registerOpenApiRoute } from './openapi/route.ts';
 
-export interface AppDeps {
-  db: Database;
-  adminApiKey: string;
-  publicBaseUrl: string;
-  rateLimit: { rps: number; burst: number };
+export interface AppDeps extends GatewayDeps, AdminDeps {
   logLevel?: string;
   /** Where log lines go (tests capture them); stdout when absent. */
   logStream?: NodeJS.WritableStream;

@@ -1,5 +1,49 @@
 import { join, resolve } from 'node:path';
 
+/**
+ * Every fixed limit of the service, in one place: the code, the OpenAPI document and the tests read
+ * them from here. What senders see of them is stated in docs/sender-contract.md.
+ */
+export const LIMITS = {
+  /** Largest delivery body, inclusive (256 KiB). */
+  maxBodyBytes: 262_144,
+  /** Deepest bracket nesting of a delivery body. */
+  maxJsonDepth: 32,
+  /** How long an idempotency key is remembered. */
+  idempotencyWindowHours: 24,
+  /** Longest idempotency key, in characters. */
+  idempotencyKeyMaxLength: 255,
+  /** How often each server deletes expired idempotency keys. */
+  idempotencyPurgeMs: 10 * 60_000,
+  /** The accepted age range of a contact, inclusive (the specification's limit). */
+  minAge: 18,
+  maxAge: 120,
+  /** A booking-scheduler signature older (or newer) than this is refused. */
+  signatureToleranceSeconds: 300,
+  /** Attempts of one delivery transaction that the database aborts as a deadlock or serialization failure. */
+  transactionAttempts: 3,
+  /** Rate-limit buckets kept in memory; beyond this, full buckets are forgotten. */
+  rateLimitBuckets: 50_000,
+  /** PostgreSQL connections per process, and how long to wait for one. */
+  pgPoolSize: 10,
+  pgConnectTimeoutMs: 5_000,
+  /** Admin API: page sizes, list lengths, input lengths, agenda windows. */
+  leadsPageDefault: 50,
+  leadsPageMax: 200,
+  samplesListed: 100,
+  eventsListed: 100,
+  nameMaxLength: 200,
+  searchMaxLength: 200,
+  timezoneMaxLength: 64,
+  signingKeyMaxLength: 1024,
+  agendaDefaultDays: 30,
+  agendaMaxDays: 366,
+  /** How long the OpenAPI document may be cached. */
+  openApiCacheSeconds: 300,
+  /** How long the CLI waits for the server to answer. */
+  cliTimeoutMs: 30_000,
+} as const;
+
 /** Configuration, parsed once from the environment. Fails fast with a readable message. */
 export interface Config {
   port: number;

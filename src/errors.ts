@@ -54,10 +54,15 @@ export class AppError extends Error {
   }
 
   toBody(): ErrorBody {
-    const body: ErrorBody = { error: ERRORS[this.code].error, error_code: this.code };
-    if (this.details !== undefined) body.details = this.details;
-    return body;
+    return errorBody(this.code, this.details);
   }
+}
+
+/** The one error shape of every answer: `{error, error_code, details?}`. */
+export function errorBody(code: ErrorCode, details?: string): ErrorBody {
+  const body: ErrorBody = { error: ERRORS[code].error, error_code: code };
+  if (details !== undefined) body.details = details;
+  return body;
 }
 
 export function appError(code: ErrorCode, details?: string, headers?: Record<string, string>): AppError {

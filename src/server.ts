@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import type { Config } from './config.ts';
+import { LIMITS, type Config } from './config.ts';
 import { createDb, type Database } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.ts';
 import { ensureDemoSource, type DemoSource } from './admin/demo.ts';
-import { purgeExpiredKeys } from './idempotency/idempotency-key.ts';
-import { GATEWAY_PATH } from './http/gateway-routes.ts';
+import { purgeExpiredKeys } from './idempotency/key-store.ts';
+import { GATEWAY_PATH } from './gateway/routes.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -88,7 +88,7 @@ export async function startServer(
     purgeExpiredKeys(db).catch((err: unknown) =>
       app.log.warn({ err }, 'purging expired idempotency keys failed'),
     );
-  }, 10 * 60_000);
+  }, LIMITS.idempotencyPurgeMs);
   purge.unref();
 
   let stopping: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBookingNotes } from '../src/booking-events/notes.ts';
 import { signSchedulerPayload } from '../src/booking-events/signature.ts';
-import type { JsonValue } from '../src/ingest/types.ts';
+import type { JsonValue } from '../src/json.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { countRows, GATEWAY } from './support/deliver.ts';
 import { bookingFixtureText, loadBookingFixture, type BookingFixture } from './fixtures/booking/load.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredKeys } from '../src/idempotency/idempotency-key.ts';
+import { purgeExpiredKeys } from '../src/idempotency/key-store.ts';
 import { createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { countRows, deliver, deliverInParallel } from './support/deliver.ts';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/errors.ts';
-import { GATEWAY_PATH } from '../src/http/gateway-routes.ts';
+import { GATEWAY_PATH } from '../src/gateway/routes.ts';
 import { LEAD_FIELDS, type FieldKind } from '../src/ingest/fields.ts';
-import { LISTEN_MESSAGE } from '../src/listen/record-listen-sample.ts';
+import { LISTEN_MESSAGE } from '../src/gateway/result.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { deliver } from './support/deliver.ts';
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { IANAZone } from 'luxon';
-import type { AppDeps } from '../app.ts';
+import type { AdminDeps } from './deps.ts';
+import { LIMITS } from '../config.ts';
 import { appError } from '../errors.ts';
 import { createAgent } from './agent-repository.ts';
 import { optionalText, requiredText, requireObjectBody } from './input.ts';
@@ -10,11 +11,11 @@ interface AgentParams {
   agent_id?: string;
 }
 
-export function registerAgentRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerAgentRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.post('/agents', async (request, reply) => {
     const body = requireObjectBody(request.body);
     const name = requiredText(body, 'name');
-    const timezone = optionalText(body, 'timezone', 64);
+    const timezone = optionalText(body, 'timezone', LIMITS.timezoneMaxLength);
     if (timezone !== undefined && !IANAZone.isValidZone(timezone)) {
       throw appError('VALIDATION_ERROR', 'timezone must be an IANA time zone such as America/Chicago');
     }

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { LIMITS } from '../config.ts';
 import { appError } from '../errors.ts';
 import { stripUnstorable } from '../ingest/sanitize.ts';
 import { isUuid } from '../sources/tokens.ts';
 
 export type JsonBody = Record<string, unknown>;
-
-export const MAX_NAME_LENGTH = 200;
 
 /**
  * Admin bodies are JSON whatever the Content-Type says, and an empty body is "no body".
@@ -33,14 +32,18 @@ export function requireObjectBody(body: unknown): JsonBody {
 }
 
 /** A required, non-blank, storable string; returned trimmed. */
-export function requiredText(body: JsonBody, key: string, max = MAX_NAME_LENGTH): string {
+export function requiredText(body: JsonBody, key: string, max: number = LIMITS.nameMaxLength): string {
   const value = optionalText(body, key, max);
   if (value === undefined) throw appError('VALIDATION_ERROR', `${key} is required`);
   return value;
 }
 
 /** `undefined` when absent or null; otherwise a non-blank, storable string, trimmed. */
-export function optionalText(body: JsonBody, key: string, max = MAX_NAME_LENGTH): string | undefined {
+export function optionalText(
+  body: JsonBody,
+  key: string,
+  max: number = LIMITS.nameMaxLength,
+): string | undefined {
   const value = body[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw appError('VALIDATION_ERROR', `${key} must be a string`);

@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
-import type { AppDeps } from '../app.ts';
-import { listAgenda } from '../appointments/agenda.ts';
+import type { AdminDeps } from './deps.ts';
+import { listAgenda } from '../appointments/appointment-queries.ts';
+import { LIMITS } from '../config.ts';
 import { appError } from '../errors.ts';
 import {
   decodeLeadCursor,
   encodeLeadCursor,
   getLeadDetail,
-  LEAD_STATUSES,
   listLeads,
-  MAX_PAGE_SIZE,
   type LeadListQuery,
 } from '../leads/lead-queries.ts';
+import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { assertStorable, leadIdParam, queryValue } from './input.ts';
 import { requireAgent } from './lookups.ts';
 
@@ -22,13 +22,7 @@ interface LeadParams {
   lead_id?: string;
 }
 
-/** Default agenda window: from the start of today in the agent's zone, 30 days on. */
-export const AGENDA_DEFAULT_DAYS = 30;
-/** Longest window one agenda request may ask for. */
-export const AGENDA_MAX_DAYS = 366;
-const MAX_QUERY_LENGTH = 200;
-
-export function registerLeadRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerLeadRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.get<{ Params: AgentParams }>('/agents/:agent_id/leads', async (request) => {
     const agent = await requireAgent(deps.db, request.params.agent_id);
     const { leads, next_cursor } = await listLeads(
@@ -62,8 +56,8 @@ export function parseLeadListQuery(query: unknown): LeadListQuery {
   }
   const q = queryValue(query, 'q')?.trim();
   if (q) {
-    if (q.length > MAX_QUERY_LENGTH)
-      throw appError('VALIDATION_ERROR', `q must be at most ${MAX_QUERY_LENGTH} characters`);
+    if (q.length > LIMITS.searchMaxLength)
+      throw appError('VALIDATION_ERROR', `q must be at most ${LIMITS.searchMaxLength} characters`);
     assertStorable(q, 'q');
     result.q = q;
   }
@@ -71,9 +65,9 @@ export function parseLeadListQuery(query: unknown): LeadListQuery {
   if (limit !== undefined && limit !== '') {
     const n = Number(limit);
     if (!/^\d+$/.test(limit) || !Number.isSafeInteger(n) || n < 1) {
-      throw appError('VALIDATION_ERROR', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+      throw appError('VALIDATION_ERROR', `limit must be an integer from 1 to ${LIMITS.leadsPageMax}`);
     }
-    result.limit = Math.min(n, MAX_PAGE_SIZE);
+    result.limit = Math.min(n, LIMITS.leadsPageMax);
   }
   const cursor = queryValue(query, 'cursor');
   if (cursor !== undefined && cursor !== '') {
@@ -96,10 +90,10 @@ export function parseAgendaRange(
   const fromText = queryValue(query, 'from');
   const toText = queryValue(query, 'to');
   const from = fromText ? parseInstant(fromText, 'from', agentZone) : now.setZone(agentZone).startOf('day');
-  const to = toText ? parseInstant(toText, 'to', agentZone) : from.plus({ days: AGENDA_DEFAULT_DAYS });
+  const to = toText ? parseInstant(toText, 'to', agentZone) : from.plus({ days: LIMITS.agendaDefaultDays });
   if (to <= from) throw appError('VALIDATION_ERROR', 'to must be later than from');
-  if (to.diff(from, 'days').days > AGENDA_MAX_DAYS) {
-    throw appError('VALIDATION_ERROR', `The agenda covers at most ${AGENDA_MAX_DAYS} days per request`);
+  if (to.diff(from, 'days').days > LIMITS.agendaMaxDays) {
+    throw appError('VALIDATION_ERROR', `The agenda covers at most ${LIMITS.agendaMaxDays} days per request`);
   }
   return { from: toUtcIso(from), to: toUtcIso(to) };
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AdminDeps } from './deps.ts';
 import { appError } from '../errors.ts';
 import { registerAgentRoutes } from './agent-routes.ts';
 import { installAdminAuth } from './auth.ts';
@@ -8,7 +8,7 @@ import { registerLeadRoutes } from './lead-routes.ts';
 import { registerSourceRoutes } from './source-routes.ts';
 
 /** The admin API (mounted under /v1/admin): agents, their lead sources, leads, agenda, Listen samples. */
-export async function registerAdminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   installAdminAuth(app, deps.adminApiKey);
   installAdminBodyParser(app);
   registerAgentRoutes(app, deps);

@@ -1,6 +1,7 @@
 import { listBookingEvents } from '../booking-events/booking-event-repository.ts';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { AdminDeps } from './deps.ts';
+import { LIMITS } from '../config.ts';
 import { appError } from '../errors.ts';
 import {
   createSource,
@@ -11,7 +12,7 @@ import {
 } from '../sources/source-repository.ts';
 import { assertStorable, optionalText, requiredText, requireObjectBody, type JsonBody } from './input.ts';
 import { requireAgent, requireSource } from './lookups.ts';
-import { listSamples } from './sample-queries.ts';
+import { listSamples } from '../listen/listen-sample-repository.ts';
 
 interface AgentParams {
   agent_id?: string;
@@ -20,9 +21,7 @@ interface SourceParams {
   source_id?: string;
 }
 
-const MAX_SIGNING_KEY_LENGTH = 1024;
-
-export function registerSourceRoutes(app: FastifyInstance, deps: AppDeps): void {
+export function registerSourceRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const webhookUrl = (token: string) => `${deps.publicBaseUrl}/inbound-lead-gateway/v/${token}`;
 
   app.post<{ Params: AgentParams }>('/agents/:agent_id/sources', async (request, reply) => {
@@ -90,8 +89,11 @@ function parseSourcePatch(body: JsonBody): SourcePatch {
     if (typeof body.signing_key !== 'string' || body.signing_key === '') {
       throw appError('VALIDATION_ERROR', 'signing_key must be a non-empty string, or null to remove it');
     }
-    if (body.signing_key.length > MAX_SIGNING_KEY_LENGTH) {
-      throw appError('VALIDATION_ERROR', `signing_key must be at most ${MAX_SIGNING_KEY_LENGTH} characters`);
+    if (body.signing_key.length > LIMITS.signingKeyMaxLength) {
+      throw appError(
+        'VALIDATION_ERROR',
+        `signing_key must be at most ${LIMITS.signingKeyMaxLength} characters`,
+      );
     }
     assertStorable(body.signing_key, 'signing_key');
     patch.signing_key = body.signing_key;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { LIMITS } from '../config.ts';
 import { iso, type Queryable } from '../db/index.ts';
-import type { JsonObject } from '../ingest/types.ts';
+import type { JsonObject } from '../json.ts';
 
 /** What the gateway did with a scheduler event; the agent sees it in the source's event log. */
 export type EventOutcome =
@@ -50,13 +51,11 @@ export interface BookingEventView {
   payload: unknown;
 }
 
-export const EVENT_LIMIT = 100;
-
 /** The newest scheduler events of one source, acted on or ignored. */
 export async function listBookingEvents(
   db: Queryable,
   source: { agent_id: string; source_id: string },
-  limit = EVENT_LIMIT,
+  limit: number = LIMITS.eventsListed,
 ): Promise<BookingEventView[]> {
   const { rows } = await db.query<BookingEventView & { received_at: Date | string }>(
     `SELECT event_id, received_at, event, invitee_uri, lead_id, outcome, payload

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BOOKING_FIXTURES, loadBookingFixture } from '../../test/fixtures/booking/load.ts';
-import { defineOwn } from '../ingest/sanitize.ts';
-import type { JsonObject, JsonValue } from '../ingest/types.ts';
+import { defineOwn } from '../json.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
 import { buildBookingNotes } from './notes.ts';
 import { parseBookingEvent } from './parse-event.ts';
 import { isEmptyOpenAnswer } from './questionnaire.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonValue } from '../ingest/types.ts';
+import type { JsonValue } from '../json.ts';
 import { readQuestionnaire } from './questionnaire.ts';
 import { choosePhone, inviteeToSubmission } from './to-submission.ts';
 

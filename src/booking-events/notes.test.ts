@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadBookingFixture } from '../../test/fixtures/booking/load.ts';
-import type { JsonValue } from '../ingest/types.ts';
+import type { JsonValue } from '../json.ts';
 import { buildBookingNotes, type BookingNotesInput } from './notes.ts';
 import { parseBookingEvent } from './parse-event.ts';
 

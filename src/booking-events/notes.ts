@@ -1,5 +1,5 @@
 import { formatNotesTime } from '../appointments/notes-time.ts';
-import type { JsonValue } from '../ingest/types.ts';
+import type { JsonValue } from '../json.ts';
 import { keepsInNotes, readQuestionnaire } from './questionnaire.ts';
 
 /** What the notes are built from; every member may be missing. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadBookingFixture, type BookingFixture } from '../../test/fixtures/booking/load.ts';
-import type { JsonObject, JsonValue } from '../ingest/types.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
 import { parseBookingEvent } from './parse-event.ts';
 
 const EVENTS = 'https://api.calendly.com/scheduled_events';
@@ -9,11 +9,11 @@ const JAMES_URI = `${EVENTS}/dab1eca0-699c-47c5-9a39-19635e319e62/invitees/49b77
 const JAMES_NEW_URI = `${EVENTS}/6d2c4c5d-41e9-4a0f-90da-6f10c03212f7/invitees/6a84e70e-1da9-498b-935a-993c4ec99469`;
 const LINDA_URI = `${EVENTS}/3fb29cdd-ff01-4215-a896-d27c1789577a/invitees/bb36b0af-0d94-474c-9557-b284954cc16a`;
 
-/** The event without its submission (to-submission.test.ts checks that). */
+/** The event without its submission bodies (to-submission.test.ts checks those). */
 function parsed(fixture: BookingFixture) {
   const event = parseBookingEvent(loadBookingFixture(fixture));
   if (event?.kind !== 'invitee') return event;
-  const { submission: _submission, ...rest } = event;
+  const { submission: _submission, meeting: _meeting, ...rest } = event;
   return rest;
 }
 
@@ -38,6 +38,7 @@ describe('parseBookingEvent', () => {
       event: 'invitee.created',
       listen: false,
       inviteeUri: MARIA_URI,
+      replayKey: `${MARIA_URI}#invitee.created`,
       rescheduled: false,
       oldInvitee: null,
       newInvitee: null,
@@ -55,6 +56,7 @@ describe('parseBookingEvent', () => {
       event: 'invitee.canceled',
       listen: false,
       inviteeUri: MARIA_URI,
+      replayKey: `${MARIA_URI}#invitee.canceled`,
       rescheduled: false,
       oldInvitee: null,
       newInvitee: null,
@@ -72,6 +74,7 @@ describe('parseBookingEvent', () => {
       event: 'invitee.canceled',
       listen: false,
       inviteeUri: JAMES_URI,
+      replayKey: `${JAMES_URI}#invitee.canceled`,
       rescheduled: true,
       oldInvitee: null,
       newInvitee: JAMES_NEW_URI,
@@ -80,6 +83,31 @@ describe('parseBookingEvent', () => {
         canceled_by: "James O'Connor",
         canceler_type: 'invitee',
       },
+    });
+  });
+
+  it('When a cancel arrives, then its lead submission has no start time and its meeting has', () => {
+    const event = parseBookingEvent(loadBookingFixture('invitee-canceled'));
+    if (event?.kind !== 'invitee') throw new Error('not an invitee event');
+    expect(event.submission).not.toHaveProperty('scheduled_at');
+    expect(event.meeting).toMatchObject({ scheduled_at: '2027-01-15T19:30:00.000000Z' });
+    expect({ ...event.submission, scheduled_at: event.meeting.scheduled_at }).toEqual(event.meeting);
+  });
+
+  it.each<[string, JsonObject, JsonValue | undefined]>([
+    ['an email', { uri: 'https://x/i/1', email: 'ann@example.com', name: ' ' }, 'ann@example.com'],
+    ['only a phone', { uri: 'https://x/i/1', text_reminder_number: '+1 312 555 0148' }, '+1 312 555 0148'],
+    ['nothing to name it by', { uri: 'https://x/i/1' }, undefined],
+  ])('When a booking has no name but %s, then that names it', (_label, payload, name) => {
+    const event = parseBookingEvent({ event: 'invitee.created', payload });
+    if (event?.kind !== 'invitee') throw new Error('not an invitee event');
+    expect(event.submission.name).toEqual(name);
+  });
+
+  it('When a booking has no uri, then it has no replay key', () => {
+    expect(parseBookingEvent({ event: 'invitee.created', payload: { name: 'Ann' } })).toMatchObject({
+      inviteeUri: null,
+      replayKey: null,
     });
   });
 

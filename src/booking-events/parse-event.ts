@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue } from '../ingest/types.ts';
-import { inviteeReader, isJsonObject, isTrueFlag, objectAt, own, text } from './read-json.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
+import { inviteeReader, isTrueFlag, objectAt, own, text } from './read-json.ts';
 import { inviteeToSubmission } from './to-submission.ts';
 
 export type InviteeEventName = 'invitee.created' | 'invitee.canceled';
@@ -16,10 +16,17 @@ export type BookingEvent =
       kind: 'invitee';
       event: InviteeEventName;
       listen: boolean;
-      /** payload(.invitee).uri: the lead's idempotency_key, and with the event name the replay key. */
+      /** payload(.invitee).uri: the lead's idempotency_key and the appointment's external id. */
       inviteeUri: string | null;
-      /** The lead-submission body for the ordinary mapper (see to-submission.ts). */
+      /** The uri plus the event name: a cancel is never a replay of the booking (null without a uri). */
+      replayKey: string | null;
+      /**
+       * The lead-submission body for the ordinary mapper (see to-submission.ts). A cancel's start
+       * time is left out: the meeting no longer happens, so it must not book anything.
+       */
       submission: JsonObject;
+      /** The booked meeting with its start time: a cancel of an invitee never seen records it closed. */
+      meeting: JsonObject;
       rescheduled: boolean;
       oldInvitee: string | null;
       newInvitee: string | null;
@@ -55,12 +62,16 @@ export function parseBookingEvent(body: JsonObject): BookingEvent | null {
 
   if (isInviteeEvent(event)) {
     const invitee = inviteeReader(payload);
+    const inviteeUri = text(invitee('uri'));
+    const meeting = withNameFallback(inviteeToSubmission(payload));
     return {
       kind: 'invitee',
       event,
       listen,
-      inviteeUri: text(invitee('uri')),
-      submission: inviteeToSubmission(payload),
+      inviteeUri,
+      replayKey: inviteeUri ? `${inviteeUri}#${event}` : null,
+      submission: event === 'invitee.canceled' ? without(meeting, 'scheduled_at') : meeting,
+      meeting,
       rescheduled: isTrueFlag(invitee('rescheduled')),
       oldInvitee: text(invitee('old_invitee')),
       newInvitee: text(invitee('new_invitee')),
@@ -69,6 +80,18 @@ export function parseBookingEvent(body: JsonObject): BookingEvent | null {
   }
   if (isNoShowEvent(event)) return { kind: 'no_show', event, listen, inviteeUri: noShowInvitee(payload) };
   return { kind: 'other', event, listen };
+}
+
+/** Schedulers retry a refusal for a day: a booking without a name is named by its email or phone. */
+function withNameFallback(submission: JsonObject): JsonObject {
+  const has = (k: string) => typeof submission[k] === 'string' && submission[k].trim() !== '';
+  if (has('name') || has('first_name')) return submission;
+  const fallback = has('email') ? submission.email : has('phone') ? submission.phone : undefined;
+  return fallback === undefined ? submission : { ...submission, name: fallback };
+}
+
+function without(obj: JsonObject, key: string): JsonObject {
+  return Object.fromEntries(Object.entries(obj).filter(([k]) => k !== key));
 }
 
 function isInviteeEvent(event: string): event is InviteeEventName {

@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue } from '../ingest/types.ts';
-import { isJsonObject, own } from './read-json.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
+import { own } from './read-json.ts';
 import {
   EMPTY_OPEN_ANSWERS,
   QUESTION_CLASSES,

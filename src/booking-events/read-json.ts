@@ -1,11 +1,7 @@
-import type { JsonObject, JsonValue } from '../ingest/types.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
 
 // Helpers to read untrusted webhook JSON. Every read goes through `own`, so a body key such as
 // `constructor` or `__proto__` is data, never something inherited from Object.prototype.
-
-export function isJsonObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The object's own member `key`, or undefined. */
 export function own(obj: JsonObject | null, key: string): JsonValue | undefined {

@@ -1,3 +1,4 @@
+import { LIMITS } from '../config.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export type SignatureCheck =
@@ -24,7 +25,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/i;
  * skewed clock), never of a forgery. An empty signing key verifies nothing.
  */
 export function verifySchedulerSignature(input: SignatureInput): SignatureCheck {
-  const { header, rawBody, signingKey, nowMs, toleranceSeconds = 300 } = input;
+  const { header, rawBody, signingKey, nowMs, toleranceSeconds = LIMITS.signatureToleranceSeconds } = input;
   const value = Array.isArray(header) ? header.join(',') : header;
   if (typeof value !== 'string' || value.trim() === '') return { ok: false, reason: 'missing' };
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadBookingFixture, type BookingFixture } from '../../test/fixtures/booking/load.ts';
-import type { JsonObject } from '../ingest/types.ts';
-import { prepareLead } from '../leads/prepare-lead.ts';
+import type { JsonObject } from '../json.ts';
 import { parseBookingEvent } from './parse-event.ts';
 import { inviteeToSubmission } from './to-submission.ts';
 
@@ -41,7 +40,7 @@ function notesHeader(title: string, time: string, host: string, l: ReturnType<ty
 function submissionOf(fixture: BookingFixture): JsonObject {
   const event = parseBookingEvent(loadBookingFixture(fixture));
   if (event?.kind !== 'invitee') throw new Error(`${fixture} is no invitee event`);
-  return event.submission;
+  return event.meeting;
 }
 
 const M = links(MARIA, 'https://us06web.zoom.us/j/81234567890?pwd=bXlGcm9zdHlNb3JuaW5n');
@@ -207,17 +206,5 @@ describe('inviteeToSubmission', () => {
     expect(
       inviteeToSubmission({ name: '', scheduled_event: { event_memberships: [7], location: 'x' } }),
     ).toEqual({});
-  });
-
-  it.each<BookingFixture>([
-    'invitee-created',
-    'invitee-created-nested',
-    'invitee-created-questionnaire',
-    'invitee-created-rescheduled',
-  ])('When %s goes through the lead mapper, then it is a Scheduled lead without warnings', (fixture) => {
-    const lead = prepareLead(submissionOf(fixture), 'America/New_York');
-    expect(lead.warnings).toEqual([]);
-    expect(lead.status).toBe('Scheduled');
-    expect(lead.fields.phone).toMatch(/^\d{10}$/);
   });
 });

@@ -1,6 +1,6 @@
 import { normalizePhone } from '../ingest/normalize/phone.ts';
-import { defineOwn } from '../ingest/sanitize.ts';
-import type { JsonObject, JsonValue } from '../ingest/types.ts';
+import { defineOwn } from '../json.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
 import { buildBookingNotes } from './notes.ts';
 import { readQuestionnaire, type QuestionAnswer } from './questionnaire.ts';
 import { asObject, inviteeReader, objectAt, own, text } from './read-json.ts';

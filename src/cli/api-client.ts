@@ -1,3 +1,4 @@
+import { LIMITS } from '../config.ts';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -22,7 +23,6 @@ export interface AdminClient {
 }
 
 const DEFAULT_URL = 'http://127.0.0.1:3000';
-const TIMEOUT_MS = 30_000;
 
 /**
  * An HTTP client of a running server's admin API. The key is read on the first request, so
@@ -43,11 +43,11 @@ export function createAdminClient(env: NodeJS.ProcessEnv): AdminClient {
           method,
           headers,
           ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          signal: AbortSignal.timeout(TIMEOUT_MS),
+          signal: AbortSignal.timeout(LIMITS.cliTimeoutMs),
         });
       } catch (err) {
         if (err instanceof Error && err.name === 'TimeoutError') {
-          throw new CliError(`leadgate at ${baseUrl} did not answer within ${TIMEOUT_MS / 1000} s`);
+          throw new CliError(`leadgate at ${baseUrl} did not answer within ${LIMITS.cliTimeoutMs / 1000} s`);
         }
         const reason = causeCode(err);
         throw new CliError(

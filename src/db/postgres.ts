@@ -1,11 +1,12 @@
 import pg from 'pg';
+import { LIMITS } from '../config.ts';
 import type { Database, QueryResult, Queryable } from './database.ts';
 
 // count(*) and other bigints arrive as numbers, as they do from PGlite.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function createPostgresDb(connectionString: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 5_000 });
+export function createPostgresDb(connectionString: string, max: number = LIMITS.pgPoolSize): Database {
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: LIMITS.pgConnectTimeoutMs });
   // An idle client losing its connection (server restart) must not crash the process.
   pool.on('error', () => undefined);
 

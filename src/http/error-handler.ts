@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { LIMITS } from '../config.ts';
 import { AppError, appError } from '../errors.ts';
 
 /**
@@ -24,7 +25,7 @@ export function toAppError(err: FastifyError | Error): AppError {
   const code = (err as FastifyError).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return appError('PAYLOAD_TOO_LARGE', 'The body must be at most 262144 bytes');
+      return appError('PAYLOAD_TOO_LARGE', `The body must be at most ${LIMITS.maxBodyBytes} bytes`);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

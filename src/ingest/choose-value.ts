@@ -2,7 +2,7 @@ import { resolveFieldName } from './field-names.ts';
 import { isBlank } from './normalize/result.ts';
 import type { MatchRank, TargetName } from './field-names.ts';
 import type { InvalidCode, Normalized, NormalizeContext, Normalizer } from './normalize/result.ts';
-import type { JsonObject, JsonValue } from './types.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
 
 /** One top-level key of the body, as sent (after sanitizing). */
 export interface Entry {

@@ -5,6 +5,7 @@ import type { Entry, GroupedEntries, Pending } from './choose-value.ts';
 import type { CustomFieldsBuilder } from './custom-fields.ts';
 import type { NormalizeContext } from './normalize/result.ts';
 import type { MappedSubmission } from './types.ts';
+import { isJsonObject } from '../json.ts';
 
 /**
  * Reads the request-level fields. The sender's `custom_fields` objects are written into `custom`
@@ -32,7 +33,7 @@ export function readControl(
 function mergeSenderFields(entry: Entry, custom: CustomFieldsBuilder, pending: Pending[]): void {
   const { value } = entry;
   if (isBlank(value)) return;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+  if (isJsonObject(value)) {
     for (const key of Object.keys(value)) custom.put(key, value[key] ?? null);
     return;
   }

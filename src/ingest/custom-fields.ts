@@ -1,5 +1,5 @@
-import { defineOwn } from './sanitize.ts';
-import type { JsonObject, JsonValue } from './types.ts';
+import { defineOwn } from '../json.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
 
 /**
  * The custom_fields object being built. Keys are never overwritten: the first writer keeps a key,

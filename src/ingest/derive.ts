@@ -1,4 +1,5 @@
-import { isAdultAge, MAX_AGE, MIN_AGE } from './normalize/age.ts';
+import { LIMITS } from '../config.ts';
+import { isAdultAge } from './normalize/age.ts';
 import { ageOn } from './normalize/date-of-birth.ts';
 import type { FieldWarning, LeadFields } from './types.ts';
 
@@ -17,7 +18,7 @@ export function deriveAge(lead: LeadFields, now: Date, warnings: FieldWarning[])
   warnings.push({
     field: 'age',
     code: 'INVALID_AGE',
-    message: `Age from date_of_birth is ${age}, outside ${MIN_AGE}–${MAX_AGE}; age left empty`,
+    message: `Age from date_of_birth is ${age}, outside ${LIMITS.minAge}–${LIMITS.maxAge}; age left empty`,
   });
 }
 

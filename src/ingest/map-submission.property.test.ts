@@ -8,8 +8,9 @@ import { mapSubmission } from './map-submission.ts';
 import { normalizeBoolean } from './normalize/boolean.ts';
 import { normalizerFor } from './normalize/index.ts';
 import { isBlank } from './normalize/result.ts';
-import { defineOwn, sanitizeJson } from './sanitize.ts';
-import type { JsonObject, JsonValue } from './types.ts';
+import { sanitizeJson } from './sanitize.ts';
+import { defineOwn } from '../json.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const RUNS = { numRuns: 500 };

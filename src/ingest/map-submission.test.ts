@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapSubmission } from './map-submission.ts';
-import type { JsonObject, JsonValue } from './types.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const map = (body: JsonObject) => mapSubmission(body, { now: NOW });

@@ -6,7 +6,8 @@ import { isLeadField } from './fields.ts';
 import { normalizerFor } from './normalize/index.ts';
 import { sanitizeJson } from './sanitize.ts';
 import type { Pending } from './choose-value.ts';
-import type { FieldWarning, JsonObject, LeadFields, MappedSubmission } from './types.ts';
+import type { FieldWarning, LeadFields, MappedSubmission } from './types.ts';
+import { isJsonObject, type JsonObject } from '../json.ts';
 
 export interface MapOptions {
   /** "Today" for date-of-birth checks and the derived age. Defaults to the current time. */
@@ -21,7 +22,7 @@ export interface MapOptions {
 export function mapSubmission(body: JsonObject, options: MapOptions = {}): MappedSubmission {
   const context = { now: options.now ?? new Date() };
   const warnings: FieldWarning[] = [];
-  const clean = sanitizeJson(isObject(body) ? body : {}, '', warnings) as JsonObject;
+  const clean = sanitizeJson(isJsonObject(body) ? body : {}, '', warnings) as JsonObject;
   const { byTarget, unknown } = groupEntries(clean);
   const custom = createCustomFields();
   const pending: Pending[] = unknown.map((entry) => ({ entry }));
@@ -54,8 +55,4 @@ export function mapSubmission(body: JsonObject, options: MapOptions = {}): Mappe
   deriveAge(lead, context.now, warnings);
   completeName(lead);
   return { lead, custom_fields: custom.fields, warnings, control, origins };
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

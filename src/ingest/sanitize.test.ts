@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sanitizeJson } from './sanitize.ts';
-import type { FieldWarning, JsonObject } from './types.ts';
+import type { FieldWarning } from './types.ts';
+import type { JsonObject } from '../json.ts';
 
 describe('sanitizeJson', () => {
   it('When an object is copied, then its key order is kept at every depth', () => {

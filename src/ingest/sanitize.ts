@@ -1,4 +1,5 @@
-import type { FieldWarning, JsonObject, JsonValue } from './types.ts';
+import type { FieldWarning } from './types.ts';
+import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
 
 // NUL and unpaired UTF-16 surrogates: PostgreSQL text and jsonb cannot hold them.
 // eslint-disable-next-line no-control-regex -- matching NUL is the point
@@ -58,7 +59,7 @@ export function sanitizeJson(value: JsonValue, field = '', warnings: FieldWarnin
   }
 
   // One warning per field, in body order (the copy above visits nested values out of order).
-  const order = [field || 'body', ...(isObject(value) ? Object.keys(value) : [])];
+  const order = [field || 'body', ...(isJsonObject(value) ? Object.keys(value) : [])];
   for (const top of order) {
     if (!flagged.has(top)) continue;
     flagged.delete(top);
@@ -71,22 +72,9 @@ export function sanitizeJson(value: JsonValue, field = '', warnings: FieldWarnin
   return root;
 }
 
-function isObject(value: JsonValue): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Two keys that differ only by removed characters must not overwrite each other: `a (2)`, `a (3)`, … */
 function freeKey(obj: object, key: string): string {
   let free = key;
   for (let n = 2; Object.hasOwn(obj, free); n += 1) free = `${key} (${n})`;
   return free;
-}
-
-/** Sets an own enumerable property, even for `__proto__`. */
-export function defineOwn<T>(obj: Record<string, T>, key: string, value: T): void {
-  // Only `__proto__` is an accessor on Object.prototype; every other key can be assigned, which is
-  // many times faster than defineProperty on this hot path.
-  if (key === '__proto__') {
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  } else obj[key] = value;
 }

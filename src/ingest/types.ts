@@ -1,12 +1,11 @@
+import type { JsonObject, JsonValue } from '../json.ts';
+
 /** A flag raised on one field: the lead is still created, the raw value kept in custom_fields. */
 export interface FieldWarning {
   field: string;
   code: string;
   message: string;
 }
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
 
 /** Canonical lead fields by their spec names; only fields that were sent (and valid) are present. */
 export type LeadFields = Record<string, string | number | boolean | string[]>;

@@ -1,12 +1,10 @@
 import { DateTime } from 'luxon';
+import { LIMITS } from '../config.ts';
 import { iso, type Queryable } from '../db/index.ts';
+import { listLeadAppointments, type AppointmentView } from '../appointments/appointment-queries.ts';
 import { LEAD_FIELDS } from '../ingest/fields.ts';
 
 /** Read side of leads for the admin API: the list (keyset-paginated) and the detail view. */
-
-export const LEAD_STATUSES = ['New', 'Scheduled', 'Canceled'] as const;
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 200;
 
 export type LeadView = Record<string, unknown> & {
   lead_id: string;
@@ -17,20 +15,6 @@ export type LeadView = Record<string, unknown> & {
   created_at: string;
   updated_at: string;
 };
-
-export interface AppointmentView {
-  appointment_id: string;
-  lead_id: string;
-  scheduled_at: string;
-  appointment_timezone: string;
-  schedule_type: string;
-  status: string;
-  setter_dialer_name: string | null;
-  join_url: string | null;
-  cancel_url: string | null;
-  reschedule_url: string | null;
-  external_id: string | null;
-}
 
 export interface HistoryView {
   history_id: string;
@@ -89,7 +73,7 @@ export async function listLeads(
   agentId: string,
   query: LeadListQuery,
 ): Promise<{ leads: LeadView[]; next_cursor: LeadCursor | null }> {
-  const limit = Math.min(Math.max(query.limit ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+  const limit = Math.min(Math.max(query.limit ?? LIMITS.leadsPageDefault, 1), LIMITS.leadsPageMax);
   const params: unknown[] = [agentId];
   const where = ['agent_id = $1'];
   const param = (value: unknown) => `$${params.push(value)}`;
@@ -132,21 +116,6 @@ export async function getLeadDetail(db: Queryable, leadId: string): Promise<Lead
     listLeadHistory(db, row.agent_id, row.lead_id),
   ]);
   return { ...toLeadView(row), appointments, history };
-}
-
-export async function listLeadAppointments(
-  db: Queryable,
-  agentId: string,
-  leadId: string,
-): Promise<AppointmentView[]> {
-  const { rows } = await db.query<AppointmentView & { scheduled_at: Date | string }>(
-    `SELECT appointment_id, lead_id, scheduled_at, appointment_timezone, schedule_type, status, setter_dialer_name,
-            join_url, cancel_url, reschedule_url, external_id
-       FROM appointments WHERE agent_id = $1 AND lead_id = $2
-      ORDER BY scheduled_at, appointment_id`,
-    [agentId, leadId],
-  );
-  return rows.map((r) => ({ ...r, scheduled_at: iso(r.scheduled_at) }));
 }
 
 export async function listLeadHistory(

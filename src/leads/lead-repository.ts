@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
-import type { JsonObject, LeadFields } from '../ingest/types.ts';
+import type { LeadStatus } from './lead-status.ts';
+import type { LeadFields } from '../ingest/types.ts';
+import type { JsonObject } from '../json.ts';
 import type { StoredLead } from './merge-lead.ts';
-
-export type LeadStatus = 'New' | 'Scheduled' | 'Canceled';
 
 /** Lead attributes kept in their own columns; every other canonical field goes to `fields`. */
 const COLUMN_FIELDS = ['name', 'first_name', 'last_name', 'phone', 'email', 'campaign_name'] as const;
@@ -17,18 +17,13 @@ export interface NewLead {
   idempotency_key: string | null;
 }
 
-export async function insertLead(
-  tx: Queryable,
-  lead: NewLead,
-  leadId: string = randomUUID(),
-): Promise<string> {
+export async function insertLead(tx: Queryable, leadId: string, lead: NewLead): Promise<void> {
   await tx.query(
     `INSERT INTO leads (agent_id, lead_id, source_id, idempotency_key, status, name, first_name, last_name,
                         phone, email, campaign_name, fields, custom_fields)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [lead.agent_id, leadId, lead.source_id, lead.idempotency_key, ...leadValues(lead)],
   );
-  return leadId;
 }
 
 export async function insertHistory(
@@ -110,15 +105,15 @@ function splitFields(fields: LeadFields): { columns: Record<string, string>; res
   return { columns, rest };
 }
 
-export async function setLeadStatus(
-  tx: Queryable,
+/** The lead's status as stored. */
+export async function readLeadStatus(
+  db: Queryable,
   agentId: string,
   leadId: string,
-  status: LeadStatus,
-): Promise<void> {
-  await tx.query('UPDATE leads SET status = $3, updated_at = now() WHERE agent_id = $1 AND lead_id = $2', [
-    agentId,
-    leadId,
-    status,
-  ]);
+): Promise<LeadStatus | null> {
+  const { rows } = await db.query<{ status: LeadStatus }>(
+    'SELECT status FROM leads WHERE agent_id = $1 AND lead_id = $2',
+    [agentId, leadId],
+  );
+  return rows[0]?.status ?? null;
 }

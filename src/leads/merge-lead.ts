@@ -1,6 +1,7 @@
-import { defineOwn } from '../ingest/sanitize.ts';
-import type { JsonObject, JsonValue, LeadFields } from '../ingest/types.ts';
-import type { LeadStatus } from './lead-repository.ts';
+import { defineOwn } from '../json.ts';
+import type { LeadFields } from '../ingest/types.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
+import { statusAfterResubmit, type LeadStatus } from './lead-status.ts';
 
 export interface StoredLead {
   lead_id: string;
@@ -67,15 +68,9 @@ export function mergeLead(
   return {
     fields,
     custom_fields: custom,
-    status: nextStatus(stored.status, incoming.hasAppointment),
+    status: statusAfterResubmit(stored.status, incoming.hasAppointment),
     changes,
   };
-}
-
-/** Decisions file: an appointment makes it Scheduled; otherwise Canceled returns to New. */
-export function nextStatus(current: LeadStatus, hasAppointment: boolean): LeadStatus {
-  if (hasAppointment) return 'Scheduled';
-  return current === 'Canceled' ? 'New' : current;
 }
 
 function isEmpty(value: JsonValue | LeadFields[string] | undefined): boolean {

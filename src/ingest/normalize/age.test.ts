@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeAge } from './age.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 describe('normalizeAge', () => {
   it.each<[JsonValue, number]>([

@@ -1,9 +1,9 @@
+import { LIMITS } from '../../config.ts';
 import { invalid, valid } from './result.ts';
 import type { Normalized } from './result.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
-export const MIN_AGE = 18;
-export const MAX_AGE = 120;
+const { minAge: MIN_AGE, maxAge: MAX_AGE } = LIMITS;
 const EXPECTED_AGE = `a whole number of years from ${MIN_AGE} to ${MAX_AGE}`;
 
 // "45" and "45.0" are what form tools and spreadsheets send for 45; "45.5" or "45 years" are not ages.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeBoolean } from './boolean.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 describe('normalizeBoolean', () => {
   it.each<[JsonValue, boolean]>([

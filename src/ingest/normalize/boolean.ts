@@ -2,7 +2,7 @@ import { BOOLEAN_SYNONYMS } from '../tables/synonyms.ts';
 import { synonymIndex } from './enums.ts';
 import { invalid, valid, wordKey } from './result.ts';
 import type { Normalized } from './result.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 const EXPECTED_BOOLEAN = 'true or false (also yes/no, y/n, 1/0)';
 const INDEX = synonymIndex(BOOLEAN_SYNONYMS);

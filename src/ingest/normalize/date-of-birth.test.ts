@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ageOn, normalizeDateOfBirth } from './date-of-birth.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 

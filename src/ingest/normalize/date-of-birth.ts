@@ -1,6 +1,6 @@
 import { invalid, valid } from './result.ts';
 import type { Normalized } from './result.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 const EXPECTED_DOB = 'a past date as YYYY-MM-DD or MM/DD/YYYY, from 1900 on';
 

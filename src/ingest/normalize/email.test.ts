@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeEmail } from './email.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 describe('normalizeEmail', () => {
   it.each<[string, string]>([

@@ -1,6 +1,6 @@
 import { invalid, valid } from './result.ts';
 import type { Normalized } from './result.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 const EXPECTED_EMAIL = 'an email address such as name@example.com';
 

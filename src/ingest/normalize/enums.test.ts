@@ -8,7 +8,7 @@ import {
 } from './enums.ts';
 import { wordKey } from './result.ts';
 import * as synonyms from '../tables/synonyms.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 describe('synonym tables', () => {
   it('When a spelling is listed, then it is already in wordKey form and listed once', () => {

@@ -7,7 +7,7 @@ import {
 } from '../tables/synonyms.ts';
 import { invalid, valid, wordKey } from './result.ts';
 import type { InvalidCode, Normalized } from './result.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 export type EnumNormalizer = (value: JsonValue) => Normalized<string>;
 

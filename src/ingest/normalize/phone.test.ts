@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizePhone } from './phone.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 describe('normalizePhone', () => {
   it.each<[JsonValue, string]>([

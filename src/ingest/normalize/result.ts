@@ -1,4 +1,4 @@
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 /** Codes of the warnings the mapper raises for a value it could not use (see docs/field-mapping.md). */
 export type InvalidCode =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeState } from './state.ts';
 import { US_STATES } from '../tables/us-states.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 describe('normalizeState', () => {
   it.each<[string, string]>([

@@ -1,7 +1,7 @@
 import { STATE_NAME_VARIANTS, US_STATES } from '../tables/us-states.ts';
 import { invalid, valid } from './result.ts';
 import type { Normalized } from './result.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 const EXPECTED_STATE = 'a US state, DC or territory: 2-letter code or full name';
 

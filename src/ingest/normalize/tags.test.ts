@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeTags } from './tags.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 describe('normalizeTags', () => {
   it.each<[JsonValue, string[]]>([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizePersonName, normalizeText } from './text.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 describe('normalizeText', () => {
   it.each<[JsonValue, string]>([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeZip } from './zip.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 describe('normalizeZip', () => {
   it.each<[JsonValue, string]>([

@@ -1,6 +1,6 @@
 import { invalid, valid } from './result.ts';
 import type { Normalized } from './result.ts';
-import type { JsonValue } from '../types.ts';
+import type { JsonValue } from '../../json.ts';
 
 const EXPECTED_ZIP = 'a 5-digit ZIP code (ZIP+4 accepted)';
 

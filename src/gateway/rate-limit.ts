@@ -1,3 +1,5 @@
+import { LIMITS } from '../config.ts';
+
 /**
  * Token bucket per source, in this process: `rps` sustained, `burst` at once. With several
  * gateway processes each keeps its own buckets (documented in docs/decisions.md); revocation,
@@ -11,13 +13,12 @@ export interface RateLimiter {
 export function createRateLimiter({ rps, burst }: { rps: number; burst: number }): RateLimiter {
   if (rps <= 0) return { take: () => 0 };
   const buckets = new Map<string, { tokens: number; at: number }>();
-  const MAX_BUCKETS = 50_000;
   return {
     take(key, nowMs = Date.now()) {
       const bucket = buckets.get(key) ?? { tokens: burst, at: nowMs };
       bucket.tokens = Math.min(burst, bucket.tokens + ((nowMs - bucket.at) / 1000) * rps);
       bucket.at = nowMs;
-      if (buckets.size >= MAX_BUCKETS && !buckets.has(key)) evictFull(buckets, burst, rps, nowMs);
+      if (buckets.size >= LIMITS.rateLimitBuckets && !buckets.has(key)) evictFull(buckets, burst, rps, nowMs);
       buckets.set(key, bucket);
       if (bucket.tokens >= 1) {
         bucket.tokens -= 1;

@@ -1,8 +1,9 @@
 import { resolveSchedule, type ResolvedAppointment } from '../appointments/schedule.ts';
 import { mapSubmission } from '../ingest/map-submission.ts';
-import { defineOwn } from '../ingest/sanitize.ts';
-import type { FieldWarning, JsonObject, LeadFields, MappedSubmission } from '../ingest/types.ts';
-import type { LeadStatus } from './lead-repository.ts';
+import { defineOwn } from '../json.ts';
+import type { FieldWarning, LeadFields, MappedSubmission } from '../ingest/types.ts';
+import type { JsonObject } from '../json.ts';
+import { statusOfNewLead, type LeadStatus } from '../leads/lead-status.ts';
 
 /** A delivery as it would land: the same for a live delivery and a Listen-mode preview. */
 export interface PreparedLead {
@@ -19,7 +20,10 @@ export interface PreparedLead {
   hasName: boolean;
 }
 
-/** Raw body → the lead to store. Pure; the agent's time zone is the last inference fallback. */
+/**
+ * The map step: a raw body → the lead to store (mapped fields, appointment, status, warnings).
+ * Pure; the agent's time zone is the last inference fallback.
+ */
 export function prepareLead(body: JsonObject, agentTimezone: string): PreparedLead {
   const mapped = mapSubmission(body);
   const custom = mapped.custom_fields;
@@ -35,7 +39,7 @@ export function prepareLead(body: JsonObject, agentTimezone: string): PreparedLe
     const key = mapped.origins[field] ?? field;
     if (!Object.hasOwn(custom, key)) defineOwn(custom, key, raw);
   }
-  const status: LeadStatus = schedule.appointment ? 'Scheduled' : 'New';
+  const status = statusOfNewLead(schedule.appointment !== null);
 
   // The gateway decides the status; a sender's own status is kept, not obeyed.
   const sentStatus = fields.status;

@@ -1,7 +1,7 @@
-import { ERRORS, type ErrorCode } from '../../errors.ts';
-import { LISTEN_MESSAGE } from '../../listen/record-listen-sample.ts';
-import { GATEWAY_PATH } from '../gateway-routes.ts';
-import { ref, type Json } from './schemas.ts';
+import { ERRORS, type ErrorCode } from '../errors.ts';
+import { LISTEN_MESSAGE } from '../gateway/result.ts';
+import { GATEWAY_PATH } from '../gateway/routes.ts';
+import { ref, type Json } from './json-schema.ts';
 
 export const ADMIN_PREFIX = '/v1/admin';
 

@@ -1,7 +1,5 @@
-import type { JsonObject, JsonValue } from '../ingest/types.ts';
-import { defineOwn } from '../ingest/sanitize.ts';
-
-export const MAX_DEPTH = 32;
+import { LIMITS } from '../config.ts';
+import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
 
 export type ParsedBody = { ok: true; body: JsonObject } | { ok: false; details: string };
 
@@ -17,8 +15,8 @@ export function parseDeliveryBody(raw: Buffer | undefined, contentType: string |
   if (text.trim() === '') return { ok: false, details: `${NOT_AN_OBJECT}; the body is empty` };
   if (/^\s*application\/x-www-form-urlencoded\b/i.test(contentType ?? ''))
     return { ok: true, body: parseForm(text) };
-  if (nestingDepth(text) > MAX_DEPTH) {
-    return { ok: false, details: `JSON nested deeper than ${MAX_DEPTH} levels` };
+  if (nestingDepth(text) > LIMITS.maxJsonDepth) {
+    return { ok: false, details: `JSON nested deeper than ${LIMITS.maxJsonDepth} levels` };
   }
   let value: unknown;
   try {
@@ -26,9 +24,8 @@ export function parseDeliveryBody(raw: Buffer | undefined, contentType: string |
   } catch (err) {
     return { ok: false, details: err instanceof Error ? err.message : 'Unparseable JSON' };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return { ok: false, details: NOT_AN_OBJECT };
-  return { ok: true, body: value as JsonObject };
+  if (!isJsonObject(value)) return { ok: false, details: NOT_AN_OBJECT };
+  return { ok: true, body: value };
 }
 
 /** Deepest bracket nesting outside strings, counted without recursion before parsing. */
@@ -70,8 +67,7 @@ export function parseForm(text: string): JsonObject {
       const current = Object.hasOwn(out, outer) ? out[outer] : undefined;
       if (current === undefined) defineOwn(out, outer, {});
       const target = out[outer];
-      if (target !== null && typeof target === 'object' && !Array.isArray(target))
-        put(target, nested[2], value);
+      if (isJsonObject(target)) put(target, nested[2], value);
       else put(out, key, value);
     } else put(out, nested?.[1] && nested[2] === '' ? nested[1] : key, value);
   }

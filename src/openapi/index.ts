@@ -1,10 +1,9 @@
-import { ERRORS, type ErrorCode } from '../../errors.ts';
-import { DEFAULT_PAGE_SIZE, LEAD_STATUSES, MAX_PAGE_SIZE } from '../../leads/lead-queries.ts';
-import { MAX_BODY_BYTES } from '../gateway-routes.ts';
+import { ERRORS, type ErrorCode } from '../errors.ts';
+import { LIMITS } from '../config.ts';
+import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { buildPaths, errorResponse } from './paths.ts';
-import { buildSchemas, ERROR_CODES, type Json } from './schemas.ts';
-
-export type { Json } from './schemas.ts';
+import type { Json } from './json-schema.ts';
+import { buildSchemas, ERROR_CODES } from './schemas.ts';
 
 /** The interface description's own version, as the spec states it. */
 export const API_VERSION = '3.1.0';
@@ -13,7 +12,7 @@ export const API_VERSION = '3.1.0';
 const EXAMPLE_DETAILS: Partial<Record<ErrorCode, string>> = {
   INVALID_JSON: 'The body must be a JSON object',
   INVALID_IDEMPOTENCY_KEY: 'The idempotency key must be 1 to 255 characters',
-  PAYLOAD_TOO_LARGE: `The body must be at most ${MAX_BODY_BYTES} bytes`,
+  PAYLOAD_TOO_LARGE: `The body must be at most ${LIMITS.maxBodyBytes} bytes`,
   RATE_LIMITED: 'Over the limit for this source token; retry in 1 s',
   INSERT_FAILED: 'The lead violates a database constraint',
   UNAUTHORIZED: 'Send Authorization: Bearer <ADMIN_API_KEY>',
@@ -76,11 +75,11 @@ const parameters: Record<string, Json> = {
   }),
   Limit: query(
     'limit',
-    `Page size, default ${DEFAULT_PAGE_SIZE}; larger than ${MAX_PAGE_SIZE} is read as ${MAX_PAGE_SIZE}.`,
+    `Page size, default ${LIMITS.leadsPageDefault}; larger than ${LIMITS.leadsPageMax} is read as ${LIMITS.leadsPageMax}.`,
     {
       type: 'integer',
       minimum: 1,
-      default: DEFAULT_PAGE_SIZE,
+      default: LIMITS.leadsPageDefault,
     },
   ),
   Cursor: query('cursor', 'The `next_cursor` of the previous page.'),

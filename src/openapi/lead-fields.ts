@@ -4,9 +4,9 @@ import {
   LEAD_CATEGORY_SYNONYMS,
   MORTGAGE_TYPE_SYNONYMS,
   SCHEDULE_TYPE_SYNONYMS,
-} from '../../ingest/tables/synonyms.ts';
-import { LEAD_FIELDS, type FieldKind, type LeadFieldName } from '../../ingest/fields.ts';
-import type { Json } from './schemas.ts';
+} from '../ingest/tables/synonyms.ts';
+import { LEAD_FIELDS, type FieldKind, type LeadFieldName } from '../ingest/fields.ts';
+import type { Json } from './json-schema.ts';
 
 // The lead fields of the spec's submission table, described once for the OpenAPI document:
 // types come from LEAD_FIELDS, enum values from the synonym tables, words from the spec.

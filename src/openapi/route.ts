@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { buildOpenApiDocument } from './openapi/index.ts';
+import { LIMITS } from '../config.ts';
+import { buildOpenApiDocument } from './index.ts';
 
 /** `GET /v1/openapi.json`: the OpenAPI 3.1 document, built once here and served as is. */
 export function registerOpenApiRoute(app: FastifyInstance): void {
@@ -7,7 +8,7 @@ export function registerOpenApiRoute(app: FastifyInstance): void {
   app.get('/v1/openapi.json', async (_request, reply) =>
     reply
       .type('application/json; charset=utf-8')
-      .header('cache-control', 'public, max-age=300')
+      .header('cache-control', `public, max-age=${LIMITS.openApiCacheSeconds}`)
       .send(document),
   );
 }

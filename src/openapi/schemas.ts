@@ -1,16 +1,14 @@
-import { ERRORS, type ErrorCode } from '../../errors.ts';
-import { SCHEDULE_TYPE_SYNONYMS } from '../../ingest/tables/synonyms.ts';
+import { APPOINTMENT_STATUSES } from '../appointments/transitions.ts';
+import { ref, type Json } from './json-schema.ts';
+import { ERRORS, type ErrorCode } from '../errors.ts';
+import { SCHEDULE_TYPE_SYNONYMS } from '../ingest/tables/synonyms.ts';
 import { leadFieldSchemas } from './lead-fields.ts';
-import { LEAD_STATUSES, MAX_PAGE_SIZE } from '../../leads/lead-queries.ts';
-import { LISTEN_MESSAGE } from '../../listen/record-listen-sample.ts';
+import { LIMITS } from '../config.ts';
+import { LEAD_STATUSES } from '../leads/lead-status.ts';
+import { LISTEN_MESSAGE } from '../gateway/result.ts';
 
 /** A piece of the OpenAPI document: plain JSON. */
-export type Json = Record<string, unknown>;
-
-export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
-
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
-export const APPOINTMENT_STATUSES = ['booked', 'rescheduled', 'canceled', 'no_show'] as const;
 
 const uuid: Json = { type: 'string', format: 'uuid' };
 const dateTime: Json = { type: 'string', format: 'date-time' };
@@ -414,7 +412,7 @@ export function buildSchemas(): Record<string, Json> {
     LeadList: list('leads', 'Lead', {
       next_cursor: {
         type: ['string', 'null'],
-        description: `Pass as cursor for the next page (at most ${MAX_PAGE_SIZE} leads a page).`,
+        description: `Pass as cursor for the next page (at most ${LIMITS.leadsPageMax} leads a page).`,
       },
     }),
     Appointment: appointment,

@@ -1,5 +1,37 @@
 import { iso, type Queryable } from '../db/index.ts';
-import type { AppointmentView } from '../leads/lead-queries.ts';
+import type { AppointmentStatus } from './transitions.ts';
+
+/** Read side of appointments for the admin API: a lead's appointments and an agent's agenda. */
+
+export interface AppointmentView {
+  appointment_id: string;
+  lead_id: string;
+  scheduled_at: string;
+  appointment_timezone: string;
+  schedule_type: string;
+  status: AppointmentStatus;
+  setter_dialer_name: string | null;
+  join_url: string | null;
+  cancel_url: string | null;
+  reschedule_url: string | null;
+  external_id: string | null;
+}
+
+/** A lead's appointments in time order, whatever their status. */
+export async function listLeadAppointments(
+  db: Queryable,
+  agentId: string,
+  leadId: string,
+): Promise<AppointmentView[]> {
+  const { rows } = await db.query<AppointmentView & { scheduled_at: Date | string }>(
+    `SELECT appointment_id, lead_id, scheduled_at, appointment_timezone, schedule_type, status, setter_dialer_name,
+            join_url, cancel_url, reschedule_url, external_id
+       FROM appointments WHERE agent_id = $1 AND lead_id = $2
+      ORDER BY scheduled_at, appointment_id`,
+    [agentId, leadId],
+  );
+  return rows.map((r) => ({ ...r, scheduled_at: iso(r.scheduled_at) }));
+}
 
 /** One line of an agent's agenda: the appointment and whom it is with. */
 export type AgendaEntry = Pick<

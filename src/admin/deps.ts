@@ -1,0 +1,9 @@
+import type { Database } from '../db/index.ts';
+
+/** What the admin API needs from the process. */
+export interface AdminDeps {
+  db: Database;
+  adminApiKey: string;
+  /** Base of the webhook URLs handed out with a token (`PUBLIC_BASE_URL`). */
+  publicBaseUrl: string;
+}

@@ -1,0 +1,111 @@
+/**
+ * The life of an appointment, as one pure function: what a delivery does to the agent's agenda,
+ * given what is already there. No I/O; the gateway reads the state (row-locked), calls
+ * `planAgenda`, and writes the changes it returns. The rules, and why: docs/decisions.md
+ * ("Booking-scheduler events", "Repeat contacts").
+ */
+
+export const APPOINTMENT_STATUSES = ['booked', 'rescheduled', 'canceled', 'no_show'] as const;
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+
+/** What a delivery asks of the agenda. */
+export type AgendaEvent =
+  /** The delivery carries an appointment: a lead with a time, or a scheduler's booking. */
+  | { kind: 'book' }
+  /** A scheduler's cancel of one invitee; `rescheduled` when the invitee moved to a new time. */
+  | { kind: 'cancel'; as: 'canceled' | 'rescheduled' }
+  /** A scheduler reports that the invitee did not show up, or takes that back. */
+  | { kind: 'no_show' }
+  | { kind: 'no_show_removed' };
+
+export interface AppointmentRef {
+  appointment_id: string;
+  status: AppointmentStatus;
+}
+
+export interface AgendaState {
+  /** The appointment the delivery names by its external id (a scheduler's invitee), if recorded. */
+  named: AppointmentRef | null;
+  /** The lead's booked appointments before this delivery (empty for a new lead). */
+  booked: ReadonlyArray<{ appointment_id: string; scheduled_at: string }>;
+  /**
+   * The appointment this delivery would write, with the id it gets if it is written: the time a
+   * lead or booking asks for, or for a cancel the canceled meeting (recorded closed, so a late
+   * booking of it is never revived).
+   */
+  incoming: { appointment_id: string; scheduled_at: string } | null;
+}
+
+export type AgendaChange =
+  | { op: 'insert'; appointment_id: string; status: AppointmentStatus }
+  | { op: 'update'; appointment_id: string; from: AppointmentStatus; to: AppointmentStatus };
+
+export interface AgendaPlan {
+  changes: AgendaChange[];
+  /** The appointment the delivery is about once the changes are made; null when there is none. */
+  subject: AppointmentRef | null;
+  /** Whether the lead still has a booked appointment other than the subject after the changes. */
+  otherBooked: boolean;
+}
+
+/**
+ * Decides the changes. Order independence comes from the named appointment: a booking already
+ * recorded (even closed) is never booked again, and a cancel never touches another appointment.
+ */
+export function planAgenda(event: AgendaEvent, state: AgendaState): AgendaPlan {
+  const changes: AgendaChange[] = [];
+  const subject = decide(event, state, changes);
+  return { changes, subject, otherBooked: hasOtherBooked(state, changes, subject) };
+}
+
+function decide(event: AgendaEvent, state: AgendaState, changes: AgendaChange[]): AppointmentRef | null {
+  const { named, incoming } = state;
+  switch (event.kind) {
+    case 'book': {
+      if (!incoming) return null;
+      if (named) return named; // a retried or late booking: it keeps whatever happened to it since
+      const at = Date.parse(incoming.scheduled_at);
+      const same = state.booked.find((b) => Date.parse(b.scheduled_at) === at);
+      if (same) return { appointment_id: same.appointment_id, status: 'booked' }; // a resend, not a reschedule
+      for (const old of state.booked) changes.push(update(old.appointment_id, 'booked', 'rescheduled'));
+      return insert(changes, incoming.appointment_id, 'booked');
+    }
+    case 'cancel': {
+      if (!named) return incoming ? insert(changes, incoming.appointment_id, event.as) : null;
+      if (named.status !== 'booked' && named.status !== 'no_show') return named; // closed stays closed
+      changes.push(update(named.appointment_id, named.status, event.as));
+      return { appointment_id: named.appointment_id, status: event.as };
+    }
+    case 'no_show':
+    case 'no_show_removed': {
+      if (!named) return null;
+      const [from, to] =
+        event.kind === 'no_show' ? (['booked', 'no_show'] as const) : (['no_show', 'booked'] as const);
+      if (named.status !== from) return named; // repeated, or the appointment moved on
+      changes.push(update(named.appointment_id, from, to));
+      return { appointment_id: named.appointment_id, status: to };
+    }
+  }
+}
+
+function update(appointment_id: string, from: AppointmentStatus, to: AppointmentStatus): AgendaChange {
+  return { op: 'update', appointment_id, from, to };
+}
+
+function insert(changes: AgendaChange[], appointment_id: string, status: AppointmentStatus): AppointmentRef {
+  changes.push({ op: 'insert', appointment_id, status });
+  return { appointment_id, status };
+}
+
+function hasOtherBooked(
+  state: AgendaState,
+  changes: AgendaChange[],
+  subject: AppointmentRef | null,
+): boolean {
+  const closed = new Set(
+    changes.filter((c) => c.op === 'update' && c.to !== 'booked').map((c) => c.appointment_id),
+  );
+  return state.booked.some(
+    (b) => b.appointment_id !== subject?.appointment_id && !closed.has(b.appointment_id),
+  );
+}

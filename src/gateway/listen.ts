@@ -1,0 +1,64 @@
+import type { Database } from '../db/index.ts';
+import { sanitizeJson } from '../ingest/sanitize.ts';
+import type { JsonObject } from '../json.ts';
+import { insertListenSample, type NewListenSample } from '../listen/listen-sample-repository.ts';
+import type { AuthenticatedSource } from '../sources/source-repository.ts';
+import type { PreparedLead } from './prepare-lead.ts';
+import { rejected, type DeliveryResult } from './result.ts';
+
+/**
+ * Listen mode (dry run): stores the sample — raw body, the lead as it would land, what went to
+ * custom_fields, warnings, the error it would get — and nothing else: no lead, no appointment, no
+ * outbox message, no idempotency key. A sample without a name is stored (so the agent sees why)
+ * and then answered with MISSING_NAME.
+ */
+export async function recordListenSample(
+  db: Database,
+  source: AuthenticatedSource,
+  body: JsonObject,
+  lead: PreparedLead,
+): Promise<DeliveryResult> {
+  const errorCode = lead.hasName ? null : 'MISSING_NAME';
+  const stored = await storeSample(db, source, {
+    body,
+    mapped: {
+      ...lead.fields,
+      status: lead.status,
+      inferred_timezone: lead.timezone,
+      timezone_source: lead.timezoneSource,
+    },
+    custom_fields: lead.custom_fields,
+    warnings: lead.warnings,
+    error_code: errorCode,
+  });
+  if (stored.kind === 'rejected') return stored;
+  return errorCode ? rejected(errorCode) : stored;
+}
+
+/** A scheduler event other than a booking, in Listen mode: the sample says what would be done. */
+export function recordListenEvent(
+  db: Database,
+  source: AuthenticatedSource,
+  body: JsonObject,
+  mapped: { event: string; action: string },
+): Promise<DeliveryResult> {
+  return storeSample(db, source, { body, mapped, custom_fields: {}, warnings: [], error_code: null });
+}
+
+async function storeSample(
+  db: Database,
+  source: AuthenticatedSource,
+  sample: Omit<NewListenSample, 'agent_id' | 'source_id'> & { body: JsonObject },
+): Promise<DeliveryResult> {
+  try {
+    await insertListenSample(db, {
+      ...sample,
+      agent_id: source.agent_id,
+      source_id: source.source_id,
+      body: sanitizeJson(sample.body),
+    });
+    return { kind: 'listened' };
+  } catch (err) {
+    return rejected('LISTEN_INSERT_FAILED', undefined, { cause: err });
+  }
+}

@@ -1,0 +1,143 @@
+import type { ResolvedAppointment } from '../appointments/schedule.ts';
+import { ERRORS, errorBody, type ErrorBody, type ErrorCode } from '../errors.ts';
+import type { FieldWarning } from '../ingest/types.ts';
+import type { JsonObject } from '../json.ts';
+import type { LeadStatus } from '../leads/lead-status.ts';
+
+/**
+ * Every way a delivery can end, as a value. The gateway's steps return one of these, down to the
+ * route, and `toAnswer` is the one place that turns it into what the sender receives
+ * (docs/sender-contract.md, "Answers").
+ */
+export type DeliveryResult =
+  | { kind: 'created'; lead: DeliveredLead }
+  | { kind: 'merged'; lead: DeliveredLead }
+  /** The first answer under this idempotency key, as it was stored. */
+  | { kind: 'replayed'; answer: JsonObject }
+  | { kind: 'listened' }
+  /** A scheduler's no-show report, or its removal, applied to a known appointment. */
+  | { kind: 'no_show'; marked: boolean; lead_id: string; agent_id: string; status: LeadStatus | null }
+  /** A scheduler event the gateway acknowledges and records without acting on it. */
+  | { kind: 'ignored' }
+  | Rejected;
+
+export interface Rejected {
+  kind: 'rejected';
+  code: ErrorCode;
+  details?: string;
+  /** For RATE_LIMITED: seconds until the sender may try again. */
+  retryAfterSeconds?: number;
+  /** What went wrong underneath, for the log only; never shown to the sender. */
+  cause?: unknown;
+}
+
+/** A lead the delivery created or merged into, as the sender is told about it. */
+export interface DeliveredLead {
+  lead_id: string;
+  agent_id: string;
+  status: LeadStatus;
+  /** The appointment the delivery asked for, as booked (echoed in the answer). */
+  appointment: ResolvedAppointment | null;
+  auto_sync_enabled: boolean;
+  warnings: FieldWarning[];
+  /** Set when the delivery was a scheduler's cancel: the answer says what became of the meeting. */
+  closed?: 'canceled' | 'rescheduled';
+}
+
+export function rejected(code: ErrorCode, details?: string, extra: Partial<Rejected> = {}): Rejected {
+  return { kind: 'rejected', code, ...(details !== undefined ? { details } : {}), ...extra };
+}
+
+export const LISTEN_MESSAGE = 'Sample received for mapping. Check the lead source in the app.';
+
+/** The success answer of a live delivery; its keys are written in this order. */
+export interface SuccessAnswer {
+  success: true;
+  message: string;
+  listen: false;
+  lead_id: string;
+  agent_id: string;
+  status: LeadStatus;
+  scheduled_at?: string;
+  appointment_timezone?: string;
+  schedule_type?: string;
+  resubmit?: true;
+  auto_sync_enabled: boolean;
+  warnings?: FieldWarning[];
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: SuccessAnswer | ErrorBody | JsonObject;
+}
+
+/** The sender's answer to a result. */
+export function toAnswer(result: DeliveryResult): HttpAnswer {
+  switch (result.kind) {
+    case 'created':
+    case 'merged':
+      return ok(successAnswer(result));
+    case 'replayed':
+      return ok({ ...result.answer, idempotent_replay: true });
+    case 'listened':
+      return ok({ success: true, listen: true, message: LISTEN_MESSAGE });
+    case 'no_show':
+      return ok({
+        success: true,
+        message: result.marked ? 'Appointment marked no-show' : 'No-show removed',
+        listen: false,
+        lead_id: result.lead_id,
+        agent_id: result.agent_id,
+        ...(result.status ? { status: result.status } : {}),
+      });
+    case 'ignored':
+      return ok({ success: true, message: 'Event ignored', ignored: true });
+    case 'rejected':
+      return {
+        status: ERRORS[result.code].status,
+        headers: errorHeaders(result),
+        body: errorBody(result.code, result.details),
+      };
+  }
+}
+
+/** What a created or merged lead's answer says; also what a replay of it repeats. */
+export function successAnswer(result: { kind: 'created' | 'merged'; lead: DeliveredLead }): SuccessAnswer {
+  const { lead } = result;
+  const appointment = lead.appointment;
+  return {
+    success: true,
+    message: messageOf(result),
+    listen: false,
+    lead_id: lead.lead_id,
+    agent_id: lead.agent_id,
+    status: lead.status,
+    ...(appointment
+      ? {
+          scheduled_at: appointment.scheduled_at,
+          appointment_timezone: appointment.appointment_timezone,
+          schedule_type: appointment.schedule_type,
+        }
+      : {}),
+    ...(result.kind === 'merged' ? { resubmit: true as const } : {}),
+    auto_sync_enabled: lead.auto_sync_enabled,
+    ...(lead.warnings.length > 0 ? { warnings: lead.warnings } : {}),
+  };
+}
+
+function messageOf({ kind, lead }: { kind: 'created' | 'merged'; lead: DeliveredLead }): string {
+  if (lead.closed) return lead.closed === 'canceled' ? 'Appointment canceled' : 'Appointment rescheduled';
+  if (kind === 'merged') return 'Lead updated';
+  return lead.appointment ? 'Lead created and appointment scheduled' : 'Lead created';
+}
+
+function errorHeaders(result: Rejected): Record<string, string> {
+  if (result.code === 'METHOD_NOT_ALLOWED') return { allow: 'POST' };
+  if (result.retryAfterSeconds !== undefined) return { 'retry-after': String(result.retryAfterSeconds) };
+  return {};
+}
+
+function ok(body: HttpAnswer['body']): HttpAnswer {
+  return { status: 200, headers: {}, body };
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { LIMITS } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { ERRORS } from '../errors.ts';
+import type { AuthenticatedSource } from '../sources/source-repository.ts';
+import { authenticate } from './authenticate.ts';
+import { deliver } from './deliver.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { rejected, toAnswer, type DeliveryResult } from './result.ts';
+
+export const GATEWAY_PATH = '/v1/inbound-lead-gateway';
+
+export interface GatewayDeps {
+  db: Database;
+  rateLimit: { rps: number; burst: number };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    source?: AuthenticatedSource;
+  }
+}
+
+/**
+ * Both gateway endpoints, bound to Fastify. Authentication is an onRequest hook, so it runs before
+ * the body is read; the body arrives as raw bytes whatever its Content-Type, and `deliver` does the
+ * rest. Every answer, refusals included, goes through `toAnswer`.
+ */
+export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LIMITS.maxBodyBytes }, (_req, body, done) =>
+    done(null, body),
+  );
+  const limiter = createRateLimiter(deps.rateLimit);
+  const otherMethods = app.supportedMethods.filter((m) => m !== 'POST') as HTTPMethods[];
+
+  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = request.params as { token?: string } | undefined;
+    const auth = await authenticate(deps.db, limiter, {
+      path: params && 'token' in params ? (params.token ?? '') : undefined,
+      header: request.headers['x-source-token'],
+    });
+    if (auth.kind === 'rejected') return send(request, reply, auth);
+    request.source = auth.source;
+  };
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const source = request.source;
+    if (!source) return send(request, reply, rejected('MISSING_SOURCE_TOKEN'));
+    const result = await deliver(deps.db, source, {
+      rawBody: request.body as Buffer | undefined,
+      contentType: request.headers['content-type'],
+      idempotencyHeader: request.headers['idempotency-key'],
+      signatureHeader: request.headers['calendly-webhook-signature'],
+    });
+    return send(request, reply, result);
+  };
+  const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) =>
+    send(request, reply, rejected('METHOD_NOT_ALLOWED'));
+
+  for (const url of [GATEWAY_PATH, `${GATEWAY_PATH}/v/:token`, `${GATEWAY_PATH}/v/`]) {
+    app.route({ method: 'POST', url, bodyLimit: LIMITS.maxBodyBytes, onRequest, handler });
+    app.route({ method: otherMethods, url, handler: methodNotAllowed });
+  }
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, result: DeliveryResult): FastifyReply {
+  logResult(request, result);
+  const answer = toAnswer(result);
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
+}
+
+function logResult(request: FastifyRequest, result: DeliveryResult): void {
+  switch (result.kind) {
+    case 'rejected':
+      if (ERRORS[result.code].status >= 500)
+        request.log.error({ err: result.cause, error_code: result.code }, 'delivery failed');
+      else request.log.info({ error_code: result.code }, 'request rejected');
+      return;
+    case 'created':
+    case 'merged':
+      request.log.info(
+        { lead_id: result.lead.lead_id, status: result.lead.status, outcome: result.kind },
+        'lead delivered',
+      );
+      return;
+    case 'replayed':
+      request.log.info({ lead_id: result.answer.lead_id, outcome: 'replayed' }, 'lead delivered');
+      return;
+    default:
+      request.log.info(
+        { outcome: result.kind },
+        result.kind === 'listened' ? 'listen sample stored' : 'event delivered',
+      );
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * JSON as senders send it, and the one guard for "is this a JSON object". Every folder may import
+ * this file; it imports nothing.
+ */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A plain JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Sets an own enumerable property, even for `__proto__`. */
+export function defineOwn<T>(obj: Record<string, T>, key: string, value: T): void {
+  // Only `__proto__` is an accessor on Object.prototype; every other key can be assigned, which is
+  // many times faster than defineProperty on this hot path.
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else obj[key] = value;
+}

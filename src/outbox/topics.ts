@@ -1,0 +1,71 @@
+/**
+ * What a live delivery tells the agent's other tools: one outbox message per thing that happened,
+ * named for it. The payloads are documented for receivers in docs/outbox.md (a test keeps the two
+ * in step). Listen mode, replays and refused deliveries write none.
+ */
+
+interface LeadPayload {
+  lead_id: string;
+  source_id: string;
+  /** The lead's status after this delivery. */
+  status: string;
+  /** The appointment this delivery booked or kept, if any. */
+  appointment_id: string | null;
+  scheduled_at: string | null;
+}
+
+export interface LeadCreated extends LeadPayload {
+  name: string;
+  phone: string | null;
+  email: string | null;
+}
+
+export interface LeadUpdated extends LeadPayload {
+  status_from: string;
+  /** Every field whose value the delivery changed (`custom_fields.<key>` for custom fields). */
+  changed_fields: string[];
+}
+
+export interface AppointmentPayload {
+  appointment_id: string;
+  lead_id: string;
+  source_id: string;
+  scheduled_at: string;
+  /** The scheduler's invitee uri, for appointments booked by a scheduler. */
+  external_id: string | null;
+}
+
+export interface AppointmentRescheduled extends AppointmentPayload {
+  /** The appointment that replaces it, when the same delivery booked it (a lead resent with a new time). */
+  replaced_by: string | null;
+}
+
+export interface AppointmentCanceled extends AppointmentPayload {
+  /** The reason the scheduler gave, if any. */
+  reason: string | null;
+}
+
+export interface OutboxPayloads {
+  'lead.created': LeadCreated;
+  'lead.updated': LeadUpdated;
+  'appointment.booked': AppointmentPayload;
+  'appointment.rescheduled': AppointmentRescheduled;
+  'appointment.canceled': AppointmentCanceled;
+  'appointment.no_show': AppointmentPayload;
+  'appointment.no_show_removed': AppointmentPayload;
+}
+
+export type OutboxTopic = keyof OutboxPayloads;
+
+export const OUTBOX_TOPICS = [
+  'lead.created',
+  'lead.updated',
+  'appointment.booked',
+  'appointment.rescheduled',
+  'appointment.canceled',
+  'appointment.no_show',
+  'appointment.no_show_removed',
+] as const satisfies readonly OutboxTopic[];
+
+/** One message of a delivery, before it is written. */
+export type OutboxMessage = { [T in OutboxTopic]: { topic: T; payload: OutboxPayloads[T] } }[OutboxTopic];
