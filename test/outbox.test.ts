@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { deliver, GATEWAY } from './support/deliver.ts';
+import { bookingFixtureText, type BookingFixture } from './fixtures/booking/load.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+type Src = { agent_id: string; source_id: string; token: string };
+let n = 0;
+const freshSource = () => seedSource(t.db, `Outbox Agent ${++n}`);
+
+interface Message {
+  topic: string;
+  payload: Record<string, unknown>;
+}
+
+/** Sends one delivery and returns its answer and the outbox messages it wrote, in order. */
+async function send(src: Src, body: unknown, headers: Record<string, string> = {}) {
+  const before = await maxSeq(src);
+  const res = await deliver(t.app, src.token, body, { headers });
+  return { status: res.statusCode, body: res.json(), messages: await messagesAfter(src, before) };
+}
+async function sendEvent(src: Src, fixture: BookingFixture) {
+  const before = await maxSeq(src);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `${GATEWAY}/v/${src.token}`,
+    headers: { 'content-type': 'application/json' },
+    payload: bookingFixtureText(fixture),
+  });
+  return { body: res.json(), messages: await messagesAfter(src, before) };
+}
+async function maxSeq(src: Src): Promise<number> {
+  const { rows } = await t.db.query<{ seq: number | null }>(
+    'SELECT max(seq)::int AS seq FROM outbox WHERE agent_id = $1',
+    [src.agent_id],
+  );
+  return rows[0]?.seq ?? 0;
+}
+async function messagesAfter(src: Src, seq: number): Promise<Message[]> {
+  const { rows } = await t.db.query<Message>(
+    'SELECT topic, payload FROM outbox WHERE agent_id = $1 AND seq > $2 ORDER BY seq',
+    [src.agent_id, seq],
+  );
+  return rows;
+}
+async function appointmentIds(leadId: string): Promise<Record<string, string>> {
+  const { rows } = await t.db.query<{ appointment_id: string; status: string; scheduled_at: Date }>(
+    'SELECT appointment_id, status, scheduled_at FROM appointments WHERE lead_id = $1 ORDER BY scheduled_at',
+    [leadId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.scheduled_at.toISOString(), r.appointment_id]));
+}
+
+describe('outbox: one message per thing that happened', () => {
+  it('When a plain lead is created, then lead.created with who it is', async () => {
+    const src = await freshSource();
+    const { body, messages } = await send(src, {
+      name: 'Ola Out',
+      phone: '3125550200',
+      email: 'OLA@example.com',
+    });
+    expect(messages).toEqual([
+      {
+        topic: 'lead.created',
+        payload: {
+          lead_id: body.lead_id,
+          source_id: src.source_id,
+          status: 'New',
+          appointment_id: null,
+          scheduled_at: null,
+          name: 'Ola Out',
+          phone: '3125550200',
+          email: 'ola@example.com',
+        },
+      },
+    ]);
+  });
+
+  it('When a lead comes with an appointment, then lead.created and appointment.booked name the same appointment', async () => {
+    const src = await freshSource();
+    const { body, messages } = await send(src, {
+      name: 'Bo Booked',
+      phone: '3125550201',
+      scheduled_at: '2027-04-01T15:00:00Z',
+    });
+    const [appointmentId] = Object.values(await appointmentIds(body.lead_id));
+    expect(messages.map((m) => m.topic)).toEqual(['lead.created', 'appointment.booked']);
+    expect(messages[0]?.payload).toMatchObject({
+      appointment_id: appointmentId,
+      scheduled_at: '2027-04-01T15:00:00.000Z',
+      status: 'Scheduled',
+    });
+    expect(messages[1]?.payload).toEqual({
+      appointment_id: appointmentId,
+      lead_id: body.lead_id,
+      source_id: src.source_id,
+      scheduled_at: '2027-04-01T15:00:00.000Z',
+      external_id: null,
+    });
+  });
+
+  it('When a contact is resent with a new time, then lead.updated, the old appointment rescheduled (replaced by the new) and the new booked', async () => {
+    const src = await freshSource();
+    const first = await send(src, {
+      name: 'Re Sched',
+      phone: '3125550202',
+      scheduled_at: '2027-04-01T15:00:00Z',
+    });
+    const again = await send(src, {
+      name: 'Re Sched',
+      phone: '3125550202',
+      scheduled_at: '2027-04-01T15:00:00Z',
+      city: 'Chicago',
+    });
+    expect(again.messages).toEqual([
+      expect.objectContaining({
+        topic: 'lead.updated',
+        payload: expect.objectContaining({ changed_fields: ['city'], status_from: 'Scheduled' }),
+      }),
+    ]);
+    const moved = await send(src, {
+      name: 'Re Sched',
+      phone: '3125550202',
+      scheduled_at: '2027-04-02T15:00:00Z',
+    });
+    const ids = await appointmentIds(first.body.lead_id);
+    const oldId = ids['2027-04-01T15:00:00.000Z'];
+    const newId = ids['2027-04-02T15:00:00.000Z'];
+    expect(moved.messages.map((m) => [m.topic, m.payload.appointment_id])).toEqual([
+      ['lead.updated', newId],
+      ['appointment.rescheduled', oldId],
+      ['appointment.booked', newId],
+    ]);
+    expect(moved.messages[1]?.payload).toMatchObject({
+      replaced_by: newId,
+      scheduled_at: '2027-04-01T15:00:00.000Z',
+    });
+  });
+
+  it('When a scheduler books, cancels, and a no-show is reported and removed, then each says so', async () => {
+    const src = await freshSource();
+    const booked = await sendEvent(src, 'invitee-created-questionnaire');
+    expect(booked.messages.map((m) => m.topic)).toEqual(['lead.created', 'appointment.booked']);
+    expect(booked.messages[1]?.payload.external_id).toMatch(/^https:\/\/api\.calendly\.com\//);
+
+    const noShow = await sendEvent(src, 'invitee-no-show-created');
+    expect(noShow.messages.map((m) => m.topic)).toEqual(['appointment.no_show']);
+    expect((await sendEvent(src, 'invitee-no-show-created')).messages).toEqual([]); // nothing changed
+    const removed = await sendEvent(src, 'invitee-no-show-deleted');
+    expect(removed.messages.map((m) => m.topic)).toEqual(['appointment.no_show_removed']);
+    expect(removed.messages[0]?.payload.appointment_id).toBe(booked.messages[1]?.payload.appointment_id);
+  });
+
+  it('When a scheduler cancels, then lead.updated and appointment.canceled with the reason; a reschedule says rescheduled', async () => {
+    const src = await freshSource();
+    await sendEvent(src, 'invitee-created');
+    const canceled = await sendEvent(src, 'invitee-canceled');
+    expect(canceled.messages.map((m) => m.topic)).toEqual(['lead.updated', 'appointment.canceled']);
+    expect(canceled.messages[0]?.payload).toMatchObject({
+      status: 'Canceled',
+      status_from: 'Scheduled',
+      appointment_id: null,
+    });
+    expect(canceled.messages[1]?.payload).toMatchObject({ reason: 'Found a policy through my credit union' });
+
+    const other = await freshSource();
+    await sendEvent(other, 'invitee-created');
+    const moved = await sendEvent(other, 'invitee-canceled-rescheduled');
+    expect(moved.messages.map((m) => m.topic)).toContain('appointment.rescheduled');
+  });
+
+  it('When a cancel arrives before its booking, then the meeting is recorded canceled once, and the late booking changes no appointment', async () => {
+    const src = await freshSource();
+    const cancel = await sendEvent(src, 'invitee-canceled');
+    expect(cancel.messages.map((m) => m.topic)).toEqual(['lead.created', 'appointment.canceled']);
+    const late = await sendEvent(src, 'invitee-created');
+    expect(late.messages.map((m) => m.topic)).toEqual(['lead.updated']);
+    expect(late.messages[0]?.payload).toMatchObject({
+      status: 'Canceled',
+      appointment_id: cancel.messages[1]?.payload.appointment_id,
+    });
+  });
+
+  it('When a delivery is a replay, a Listen sample or refused, then nothing is written', async () => {
+    const src = await freshSource();
+    const lead = { name: 'Kay Quiet', phone: '3125550203' };
+    expect((await send(src, lead, { 'idempotency-key': 'quiet-1' })).messages).toHaveLength(1);
+    expect((await send(src, lead, { 'idempotency-key': 'quiet-1' })).messages).toEqual([]);
+    expect((await send(src, { ...lead, listen: true })).messages).toEqual([]);
+    expect((await send(src, { phone: '3125550204' })).messages).toEqual([]);
+    expect(
+      (await send(src, { name: 'Other', phone: '3125550999' }, { 'idempotency-key': 'quiet-1' })).status,
+    ).toBe(422);
+    expect(await maxSeq(src)).toBeGreaterThan(0);
+    expect((await sendEvent(src, 'routing-form-submission-created')).messages).toEqual([]);
+  });
+});
