@@ -27,13 +27,13 @@ export interface AgendaState {
   /** The appointment the delivery names by its external id (a scheduler's invitee), if recorded. */
   named: AppointmentRef | null;
   /** The lead's booked appointments before this delivery (empty for a new lead). */
-  booked: ReadonlyArray<{ appointment_id: string; scheduled_at: string }>;
+  booked: ReadonlyArray<{ appointment_id: string; scheduled_at: string; external_id: string | null }>;
   /**
    * The appointment this delivery would write, with the id it gets if it is written: the time a
    * lead or booking asks for, or for a cancel the canceled meeting (recorded closed, so a late
    * booking of it is never revived).
    */
-  incoming: { appointment_id: string; scheduled_at: string } | null;
+  incoming: { appointment_id: string; scheduled_at: string; external_id: string | null } | null;
 }
 
 export type AgendaChange =
@@ -50,7 +50,8 @@ export interface AgendaPlan {
 
 /**
  * Decides the changes. Order independence comes from the named appointment: a booking already
- * recorded (even closed) is never booked again, and a cancel never touches another appointment.
+ * recorded (even closed) is never booked again, a cancel never touches another appointment, and a
+ * scheduler's booking never replaces another scheduler booking (each invitee has its own events).
  */
 export function planAgenda(event: AgendaEvent, state: AgendaState): AgendaPlan {
   const changes: AgendaChange[] = [];
@@ -67,7 +68,11 @@ function decide(event: AgendaEvent, state: AgendaState, changes: AgendaChange[])
       const at = Date.parse(incoming.scheduled_at);
       const same = state.booked.find((b) => Date.parse(b.scheduled_at) === at);
       if (same) return { appointment_id: same.appointment_id, status: 'booked' }; // a resend, not a reschedule
-      for (const old of state.booked) changes.push(update(old.appointment_id, 'booked', 'rescheduled'));
+      for (const old of state.booked) {
+        // A scheduler's invitee is moved only by its own events; any other new time replaces the old.
+        if (incoming.external_id && old.external_id) continue;
+        changes.push(update(old.appointment_id, 'booked', 'rescheduled'));
+      }
       return insert(changes, incoming.appointment_id, 'booked');
     }
     case 'cancel': {

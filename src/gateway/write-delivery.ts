@@ -151,7 +151,7 @@ async function recogniseContact(
 interface AgendaRead {
   named: NamedAppointment | null;
   booked: BookedAppointment[];
-  incoming: { appointment_id: string; scheduled_at: string } | null;
+  incoming: AppointmentFacts | null;
   /** Everything a change may name, for the outbox messages. */
   facts: AppointmentFacts[];
 }
@@ -164,12 +164,14 @@ async function readAgenda(
   stored: StoredLead | null,
 ): Promise<AgendaRead> {
   const wanted = d.agenda?.kind === 'cancel' ? d.meeting : d.lead.appointment;
-  const incoming = wanted ? { appointment_id: randomUUID(), scheduled_at: wanted.scheduled_at } : null;
+  const incoming = wanted
+    ? { appointment_id: randomUUID(), scheduled_at: wanted.scheduled_at, external_id: d.externalId }
+    : null;
   const asks = d.agenda !== null && (incoming !== null || d.agenda.kind === 'cancel');
   const named = asks && d.externalId ? await lockAppointmentByExternalId(tx, agentId, d.externalId) : null;
   const booked = asks && stored ? await lockBookedAppointments(tx, agentId, stored.lead_id) : [];
   const facts: AppointmentFacts[] = [...booked, ...(named ? [named] : [])];
-  if (incoming) facts.push({ ...incoming, external_id: d.externalId });
+  if (incoming) facts.push(incoming);
   return { named, booked, incoming, facts };
 }
 
