@@ -1,14 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { createAdminClient, CliError, type AdminClient } from './api-client.ts';
-import { addClientCommands } from './client-commands.ts';
+import { addAgentCommands } from './commands/agents.ts';
+import { addLeadCommands } from './commands/leads.ts';
+import { addSourceCommands } from './commands/sources.ts';
+import { addViewCommands } from './commands/views.ts';
+import { commandContext, type CliIo } from './io.ts';
 import { addServerCommands } from './server-commands.ts';
-
-/** Where the CLI writes and what environment it reads: the process, or a test's capture. */
-export interface CliIo {
-  out(text: string): void;
-  err(text: string): void;
-  env: NodeJS.ProcessEnv;
-}
 
 /** The `leadgate` command tree. Errors propagate; `runCli` turns them into output and an exit code. */
 export function buildProgram(io: CliIo): Command {
@@ -19,7 +16,12 @@ export function buildProgram(io: CliIo): Command {
     .showHelpAfterError('(run with --help for usage)');
   let client: AdminClient | undefined;
   addServerCommands(program, io);
-  addClientCommands(program, io, () => (client ??= createAdminClient(io.env)));
+  // Every other command is a client of a running server's admin API.
+  const ctx = commandContext(io, () => (client ??= createAdminClient(io.env)));
+  addAgentCommands(program, ctx);
+  addSourceCommands(program, ctx);
+  addLeadCommands(program, ctx);
+  addViewCommands(program, ctx);
   return program;
 }
 

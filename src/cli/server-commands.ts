@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { CliError } from './api-client.ts';
 import { json } from './output.ts';
-import type { CliIo } from './program.ts';
+import type { CliIo } from './io.ts';
 
 /** `serve` and `migrate`: the only commands that open the database themselves. */
 export function addServerCommands(program: Command, io: CliIo): void {

@@ -1,0 +1,119 @@
+import type { Command } from 'commander';
+import { CliError } from '../api-client.ts';
+import type { CommandContext, JsonOpt } from '../io.ts';
+import { segment } from '../io.ts';
+import { keyValues, show, table, type Row } from '../output.ts';
+
+const SOURCE_KEYS = [
+  'source_id',
+  'agent_id',
+  'name',
+  'active',
+  'has_signing_key',
+  'created_at',
+  'updated_at',
+];
+const TOKEN_NOTE = 'Keep the token now: it is stored only as a hash and is not shown again.';
+
+export function addSourceCommands(program: Command, ctx: CommandContext): void {
+  const sources = program.command('sources').description('lead sources and their tokens');
+  createSource(sources, ctx);
+  listSources(sources, ctx);
+  regenerateToken(sources, ctx);
+  setSigningKey(sources, ctx);
+  setActive(sources, ctx, 'disable', false);
+  setActive(sources, ctx, 'enable', true);
+}
+
+function createSource(sources: Command, ctx: CommandContext): void {
+  sources
+    .command('create')
+    .description('create a lead source and print its token (shown only this once)')
+    .requiredOption('--agent <agent_id>', 'the receiving agent')
+    .requiredOption('--name <name>', 'the source’s name, e.g. the vendor')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { agent: string; name: string }) => {
+      const source = await ctx
+        .client()
+        .request<Row>('POST', `/agents/${segment(opts.agent)}/sources`, { name: opts.name });
+      ctx.print(opts, source, () =>
+        [keyValues(source, [...SOURCE_KEYS, 'token', 'webhook_url']), '', TOKEN_NOTE].join('\n'),
+      );
+    });
+}
+
+function listSources(sources: Command, ctx: CommandContext): void {
+  sources
+    .command('list')
+    .description('list an agent’s lead sources (never their tokens)')
+    .requiredOption('--agent <agent_id>', 'the agent')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { agent: string }) => {
+      const data = await ctx
+        .client()
+        .request<{ sources: Row[] }>('GET', `/agents/${segment(opts.agent)}/sources`);
+      ctx.print(opts, data, () =>
+        data.sources.length === 0
+          ? 'No lead sources.'
+          : table(
+              ['SOURCE_ID', 'ACTIVE', 'SIGNED', 'CREATED_AT', 'NAME'],
+              data.sources.map((s) =>
+                [s.source_id, s.active, s.has_signing_key, s.created_at, s.name].map(show),
+              ),
+            ),
+      );
+    });
+}
+
+function regenerateToken(sources: Command, ctx: CommandContext): void {
+  sources
+    .command('regenerate')
+    .description('issue a new token; the old one stops working at once')
+    .argument('<source_id>')
+    .option('--json', 'print the API response as JSON')
+    .action(async (sourceId: string, opts: JsonOpt) => {
+      const source = await ctx.client().request<Row>('POST', `/sources/${segment(sourceId)}/regenerate`);
+      ctx.print(opts, source, () =>
+        [keyValues(source, ['source_id', 'name', 'active', 'token', 'webhook_url']), '', TOKEN_NOTE].join(
+          '\n',
+        ),
+      );
+    });
+}
+
+function setSigningKey(sources: Command, ctx: CommandContext): void {
+  sources
+    .command('signing-key')
+    .description('require booking-scheduler events to this source to be signed with KEY (--remove: stop)')
+    .argument('<source_id>')
+    .argument('[key]', 'the scheduler webhook signing key')
+    .option('--remove', 'remove the key: events are accepted unsigned again')
+    .option('--json', 'print the API response as JSON')
+    .action(async (sourceId: string, key: string | undefined, opts: JsonOpt & { remove?: boolean }) => {
+      if (!opts.remove && !key) throw new CliError('give the signing key, or --remove');
+      const signingKey = opts.remove ? null : (key ?? null);
+      const source = await ctx
+        .client()
+        .request<Row>('PATCH', `/sources/${segment(sourceId)}`, { signing_key: signingKey });
+      const state = signingKey ? 'requires signed scheduler events' : 'accepts unsigned events';
+      ctx.print(opts, source, () =>
+        [`Source ${show(source.source_id)} ${state}.`, keyValues(source, SOURCE_KEYS)].join('\n'),
+      );
+    });
+}
+
+function setActive(sources: Command, ctx: CommandContext, verb: 'enable' | 'disable', active: boolean): void {
+  sources
+    .command(verb)
+    .description(
+      active ? 'accept deliveries with the source’s token again' : 'refuse deliveries with the token',
+    )
+    .argument('<source_id>')
+    .option('--json', 'print the API response as JSON')
+    .action(async (sourceId: string, opts: JsonOpt) => {
+      const source = await ctx.client().request<Row>('PATCH', `/sources/${segment(sourceId)}`, { active });
+      ctx.print(opts, source, () =>
+        [`Source ${show(source.source_id)} is ${verb}d.`, keyValues(source, SOURCE_KEYS)].join('\n'),
+      );
+    });
+}

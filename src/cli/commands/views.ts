@@ -1,0 +1,77 @@
+import type { Command } from 'commander';
+import type { CommandContext, JsonOpt } from '../io.ts';
+import { queryString, segment } from '../io.ts';
+import { show, table, type Row } from '../output.ts';
+import { localTime, renderSample } from '../render.ts';
+
+/** The agent's agenda and a source's Listen samples and scheduler events. */
+export function addViewCommands(program: Command, ctx: CommandContext): void {
+  agenda(program, ctx);
+  samples(program, ctx);
+  events(program, ctx);
+}
+
+function agenda(program: Command, ctx: CommandContext): void {
+  program
+    .command('agenda')
+    .description('an agent’s appointments in time order')
+    .requiredOption('--agent <agent_id>', 'the agent')
+    .option('--from <iso>', 'start instant (default: start of today in the agent’s time zone)')
+    .option('--to <iso>', 'end instant, exclusive (default: 30 days after --from)')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { agent: string; from?: string; to?: string }) => {
+      const qs = queryString({ from: opts.from || undefined, to: opts.to || undefined });
+      const data = await ctx
+        .client()
+        .request<{ appointments: Row[] }>('GET', `/agents/${segment(opts.agent)}/agenda${qs}`);
+      ctx.print(opts, data, () =>
+        data.appointments.length === 0
+          ? 'No appointments in this period.'
+          : table(
+              ['WHEN', 'STATUS', 'TYPE', 'NAME', 'LEAD_ID', 'JOIN_URL'],
+              data.appointments.map((a) => [
+                localTime(a.scheduled_at, a.appointment_timezone),
+                ...[a.status, a.schedule_type, a.name, a.lead_id, a.join_url].map(show),
+              ]),
+            ),
+      );
+    });
+}
+
+function samples(program: Command, ctx: CommandContext): void {
+  program
+    .command('samples')
+    .description('Listen-mode samples of a lead source, newest first')
+    .requiredOption('--source <source_id>', 'the lead source')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { source: string }) => {
+      const data = await ctx
+        .client()
+        .request<{ samples: Row[] }>('GET', `/sources/${segment(opts.source)}/samples`);
+      ctx.print(opts, data, () =>
+        data.samples.length === 0
+          ? 'No samples yet (deliveries with "listen": true are kept here).'
+          : data.samples.map(renderSample).join('\n\n'),
+      );
+    });
+}
+
+function events(program: Command, ctx: CommandContext): void {
+  program
+    .command('events')
+    .description('booking-scheduler events of a lead source, newest first (acted on or ignored)')
+    .requiredOption('--source <source_id>', 'the lead source')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { source: string }) => {
+      const data = await ctx
+        .client()
+        .request<{ events: Row[] }>('GET', `/sources/${segment(opts.source)}/events`);
+      ctx.print(opts, data, () =>
+        data.events.length === 0
+          ? 'No scheduler events yet.'
+          : data.events
+              .map((e) => [e.received_at, e.event, e.outcome, e.lead_id ?? '-'].map(String).join('  '))
+              .join('\n'),
+      );
+    });
+}

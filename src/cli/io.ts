@@ -1,0 +1,37 @@
+import type { AdminClient } from './api-client.ts';
+import { json } from './output.ts';
+
+/** Where the CLI writes and what environment it reads: the process, or a test's capture. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface JsonOpt {
+  json?: boolean;
+}
+
+/** What every client command gets: output, and the admin API client (created on first use). */
+export interface CommandContext {
+  client(): AdminClient;
+  /** Prints the API's answer as JSON with `--json`, else the readable rendering. */
+  print(opts: JsonOpt, data: unknown, readable: () => string): void;
+}
+
+export function commandContext(io: CliIo, client: () => AdminClient): CommandContext {
+  return {
+    client,
+    print: (opts, data, readable) => io.out(`${opts.json ? json(data) : readable()}\n`),
+  };
+}
+
+/** A path segment as typed by the user, safe in a URL. */
+export const segment = (value: string) => encodeURIComponent(value);
+
+/** `?a=1&b=2` of the options that are set, or '' when none is. */
+export function queryString(values: Record<string, string | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) query.set(key, value);
+  return query.size > 0 ? `?${query.toString()}` : '';
+}
