@@ -26,7 +26,7 @@ function expectError(
   expect(Object.keys(body).every((k) => ['error', 'error_code', 'details'].includes(k))).toBe(true);
 }
 
-describe('the spec error table', () => {
+describe('the contract’s error table', () => {
   for (const via of ['header', 'path'] as const) {
     describe(`with the token in the ${via}`, () => {
       it('when no token is sent, then 401 MISSING_SOURCE_TOKEN', async () => {
@@ -94,7 +94,7 @@ describe('the spec error table', () => {
   });
 });
 
-describe('the decisions file', () => {
+describe('decisions (docs/decisions.md)', () => {
   it('when header and path tokens differ, then 401 INVALID_SOURCE_TOKEN saying they differ', async () => {
     const other = await seedSource(t.db, 'Other Agent');
     const res = await deliver(t.app, src.token, lead, {

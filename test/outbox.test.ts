@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTBOX_TOPICS } from '../src/outbox/topics.ts';
 import { createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { deliver, GATEWAY } from './support/deliver.ts';
 import { bookingFixtureText, type BookingFixture } from './fixtures/booking/load.ts';
@@ -41,11 +43,14 @@ async function maxSeq(src: Src): Promise<number> {
   );
   return rows[0]?.seq ?? 0;
 }
+/** Every message the tests saw, to check docs/outbox.md against. */
+const seen: Message[] = [];
 async function messagesAfter(src: Src, seq: number): Promise<Message[]> {
   const { rows } = await t.db.query<Message>(
     'SELECT topic, payload FROM outbox WHERE agent_id = $1 AND seq > $2 ORDER BY seq',
     [src.agent_id, seq],
   );
+  seen.push(...rows);
   return rows;
 }
 async function appointmentIds(leadId: string): Promise<Record<string, string>> {
@@ -198,5 +203,31 @@ describe('outbox: one message per thing that happened', () => {
     ).toBe(422);
     expect(await maxSeq(src)).toBeGreaterThan(0);
     expect((await sendEvent(src, 'routing-form-submission-created')).messages).toEqual([]);
+  });
+});
+
+describe('docs/outbox.md', () => {
+  const doc = readFileSync(new URL('../docs/outbox.md', import.meta.url), 'utf8');
+  const sections = new Map(
+    doc
+      .split(/^### /m)
+      .slice(1)
+      .map((section) => [/^`([^`]+)`/.exec(section)?.[1] ?? '', section] as const),
+  );
+  const fieldsOf = (topic: string): string[] => {
+    const section = sections.get(topic) ?? '';
+    const own = [...section.matchAll(/^\| `([a-z_]+)`/gm)].map((m) => m[1] ?? '');
+    return section.includes('The fields of `appointment.booked`')
+      ? [...fieldsOf('appointment.booked'), ...own]
+      : own;
+  };
+
+  it('When the topics are listed, then each has its section, and every message the tests saw has exactly the documented fields', () => {
+    expect([...sections.keys()]).toEqual([...OUTBOX_TOPICS]);
+    const topicsSeen = new Set(seen.map((m) => m.topic));
+    expect([...topicsSeen].sort()).toEqual([...OUTBOX_TOPICS].sort());
+    for (const message of seen) {
+      expect(Object.keys(message.payload).sort(), message.topic).toEqual(fieldsOf(message.topic).sort());
+    }
   });
 });

@@ -33,7 +33,7 @@ function readScheduledAt(raw: string, explicitZone: string | null, issues: Field
   const parsed = parseScheduledAt(raw);
   if (parsed.kind === 'instant') return parsed.utcMillis;
   if (parsed.kind === 'local') {
-    // The decisions file: without an offset, only the sender's own zone is trusted, else UTC.
+    // Without an offset only the sender's own zone is trusted, else UTC (docs/decisions.md).
     const reading =
       explicitZone === null
         ? 'no appointment_timezone was given, so it was read as UTC'

@@ -21,7 +21,7 @@ export interface BookingNotesInput {
 export const NOTES_SEPARATOR = '---';
 
 /**
- * The appointment notes (spec "Questionnaire-to-notes rules"): title, time, host, join,
+ * The appointment notes (docs/booking-events.md, "The notes"): title, time, host, join,
  * reschedule and cancel lines in that order, a `---` separator, then one block per kept question
  * (question line, answer line), blocks separated by a blank line. A line whose value is missing is
  * left out and the others keep their order; the separator is written only between a header and at
@@ -56,7 +56,7 @@ function line(label: string, value: string | null | undefined): string | null {
   return shown === null ? null : `${label}: ${shown}`;
 }
 
-/** `Time: 2027-01-15 19:30 UTC [America/Chicago]` (decisions.md, "Booking notes time line"). */
+/** `Time: 2027-01-15 19:30 UTC [America/Chicago]` (docs/decisions.md, "Booking notes time line"). */
 function timeLine(start: string | null | undefined, zone: string | null | undefined): string | null {
   const shownStart = present(start);
   return shownStart === null ? null : `Time: ${formatNotesTime(shownStart, present(zone) ?? 'UTC')}`;

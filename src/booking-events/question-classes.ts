@@ -10,7 +10,7 @@
 export const QUESTION_CLASSES = {
   /**
    * Questions asking for a phone number: the answer is promoted to the lead's phone and never
-   * shown in the notes (spec rule 3). "text" alone is not here: "Can we text you?" asks for
+   * shown in the notes. "text" alone is not here: "Can we text you?" asks for
    * consent, not a number; only the phrases that ask for a number to text are.
    */
   phone: [
@@ -31,7 +31,7 @@ export const QUESTION_CLASSES = {
   ],
   /**
    * Underwriting questions: a "No" or "None" here is information an underwriter needs (no
-   * tobacco, no existing policy), so it is kept (spec rule 1).
+   * tobacco, no existing policy), so it is kept.
    */
   underwriting: [
     // existing coverage: replacement rules and the sales conversation depend on it
@@ -92,7 +92,7 @@ export type QuestionClass = KeywordClass | 'open';
 export const QUESTION_CLASS_ORDER: readonly KeywordClass[] = ['phone', 'underwriting', 'consent'];
 
 /**
- * Answers that say nothing to an open prompt and are dropped from the notes (spec rule 2). Compared
+ * Answers that say nothing to an open prompt and are dropped from the notes. Compared
  * trimmed, case-insensitively, with trailing punctuation (`.`, `!`, `?`, `,`, `;`, `:`) ignored.
  */
 export const EMPTY_OPEN_ANSWERS: readonly string[] = ['', 'no', 'none', 'n/a', 'na', '-', 'nothing'];

@@ -50,7 +50,7 @@ export function isEmptyOpenAnswer(answer: string): boolean {
 }
 
 /**
- * Whether an answer belongs in the notes (spec rules 1–3). A blank answer is never shown: an
+ * Whether an answer belongs in the notes (docs/booking-events.md, "Which answers are kept"). A blank answer is never shown: an
  * unanswered question tells nothing, whatever its class.
  */
 export function keepsInNotes(item: QuestionAnswer): boolean {

@@ -34,7 +34,7 @@ function isPresent(value: JsonValue | undefined): value is JsonValue {
 }
 
 /**
- * Reads invitee members from either envelope shape: the spec's table nests them under
+ * Reads invitee members from either envelope shape: the mapping table nests them under
  * `payload.invitee`, the sample envelope (and Calendly) puts them directly under `payload`. A
  * present member of `payload.invitee` wins; a missing one falls back to `payload`, so a partial
  * `invitee` object loses nothing.

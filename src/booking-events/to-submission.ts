@@ -8,11 +8,11 @@ import { asObject, inviteeReader, objectAt, own, text } from './read-json.ts';
 const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'] as const;
 
 /**
- * An `invitee.*` payload → a plain lead-submission body, by the spec's mapping table. The body goes
+ * An `invitee.*` payload → a plain lead-submission body, by the mapping of docs/booking-events.md. The body goes
  * through the same mapper as any lead, so values are passed as sent (the mapper lowercases the
  * email and normalizes the phone) and only members with a value are written. The idempotency key
  * and `listen` are not part of it: the gateway takes them from the envelope (invitee uri plus event
- * name, see decisions.md). Pure; never throws on any JSON object.
+ * name, see docs/decisions.md). Pure; never throws on any JSON object.
  */
 export function inviteeToSubmission(payload: JsonObject): JsonObject {
   const invitee = inviteeReader(payload);
@@ -75,7 +75,7 @@ export function inviteeToSubmission(payload: JsonObject): JsonObject {
   return body;
 }
 
-/** Writes only values that say something: the spec's "only keys with a value". */
+/** Writes only values that say something: only members that say something. */
 function put(target: JsonObject, key: string, value: string | null): void {
   if (value !== null && value !== '') defineOwn(target, key, value);
 }

@@ -1,5 +1,6 @@
 /**
- * The lead fields of the spec's submission table, by spec name, with the kind of value each holds.
+ * The lead fields a sender may send (docs/sender-contract.md, "Fields"), by name, with the kind of
+ * value each holds.
  * Normalizers and aliases build on this table; it is the single list of canonical names.
  */
 export type FieldKind = 'string' | 'integer' | 'boolean' | 'string[]' | 'datetime';

@@ -7,7 +7,7 @@ export interface FieldWarning {
   message: string;
 }
 
-/** Canonical lead fields by their spec names; only fields that were sent (and valid) are present. */
+/** Canonical lead fields by their names (docs/sender-contract.md); only fields that were sent (and valid) are present. */
 export type LeadFields = Record<string, string | number | boolean | string[]>;
 
 export interface MappedSubmission {

@@ -133,7 +133,7 @@ export async function listLeadHistory(
 }
 
 /**
- * Every canonical field by its spec name (null when the lead has none), then the record's own
+ * Every canonical field by its name (null when the lead has none), then the record's own
  * columns. Columns come last so a stray key in `fields` can never shadow them.
  */
 function toLeadView(row: LeadRow): LeadView {

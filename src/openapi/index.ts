@@ -5,7 +5,7 @@ import { buildPaths, errorResponse } from './paths.ts';
 import type { Json } from './json-schema.ts';
 import { buildSchemas, ERROR_CODES } from './schemas.ts';
 
-/** The interface description's own version, as the spec states it. */
+/** The interface description's own version (docs/sender-contract.md, "Versioning"). */
 export const API_VERSION = '3.1.0';
 
 /** Sample `details` shown with some error examples; the `error` text always comes from ERRORS. */

@@ -8,8 +8,8 @@ import {
 import { LEAD_FIELDS, type FieldKind, type LeadFieldName } from '../ingest/fields.ts';
 import type { Json } from './json-schema.ts';
 
-// The lead fields of the spec's submission table, described once for the OpenAPI document:
-// types come from LEAD_FIELDS, enum values from the synonym tables, words from the spec.
+// The lead fields senders may send, described once for the OpenAPI document: types come from
+// LEAD_FIELDS, enum values from the synonym tables, words from docs/sender-contract.md ("Fields").
 
 const ENUMS: Partial<Record<LeadFieldName, readonly string[]>> = {
   gender: Object.keys(GENDER_SYNONYMS),
@@ -19,7 +19,7 @@ const ENUMS: Partial<Record<LeadFieldName, readonly string[]>> = {
   lead_category: Object.keys(LEAD_CATEGORY_SYNONYMS),
 };
 
-/** What the spec's submission table says of each field (the kind comes from LEAD_FIELDS). */
+/** What the contract says of each field (the kind comes from LEAD_FIELDS). */
 const DESCRIPTIONS: Partial<Record<LeadFieldName, string>> = {
   name: 'Full contact name. Alternative to first_name + last_name; split at the first space into first and last.',
   first_name: 'Contact first name.',
@@ -106,7 +106,7 @@ function kindSchema(kind: FieldKind, orNull: boolean): Json {
   }
 }
 
-/** One schema per LEAD_FIELDS entry: kind, then the spec's description, format, enum and range. */
+/** One schema per LEAD_FIELDS entry: kind, then the contract's description, format, enum and range. */
 export function leadFieldSchemas(orNull: boolean): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const [name, kind] of Object.entries(LEAD_FIELDS) as [LeadFieldName, FieldKind][]) {

@@ -261,7 +261,7 @@ const agendaItem: Json = {
 const lead: Json = {
   type: 'object',
   description:
-    'A lead record: every canonical field by its spec name (null when the lead has none), then the record’s own attributes.',
+    'A lead record: every canonical field by its name (null when the lead has none), then the record’s own attributes.',
   required: [
     'lead_id',
     'agent_id',

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A source token is a random UUID (v4): 122 bits of entropy, 36 characters, as the spec says. */
+/** A source token is a random UUID (v4): 122 bits of entropy, 36 characters (docs/sender-contract.md, "Authentication"). */
 export function newSourceToken(): string {
   return randomUUID();
 }

@@ -4,7 +4,6 @@ import { migrate } from '../../src/db/migrate.ts';
 
 /** Set by CI (and `npm run test:pg`): run the suite against this PostgreSQL server, else PGlite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
-export const DRIVER = TEST_DATABASE_URL ? 'postgres' : 'pglite';
 
 export interface TestDb {
   db: Database;

@@ -1,4 +1,4 @@
-/** A lead with every field of the spec's submission table, each already in its clean form. */
+/** A lead with every field of the contract (docs/sender-contract.md), each already in its clean form. */
 export const FULL_LEAD = {
   first_name: 'Maria',
   last_name: 'Lopez',
@@ -57,7 +57,7 @@ export const FULL_LEAD = {
   custom_fields: { setter_id: 'S-9', join_url: 'https://meet.example.com/r/1', score: 7, vip: true },
 } as const;
 
-/** The success response fields the spec names (plus `warnings`, from the decisions file). */
+/** The success answer's fields (docs/sender-contract.md, "Answers"). */
 export const SUCCESS_FIELDS = [
   'success',
   'message',

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ERRORS } from '../src/errors.ts';
+import { LEAD_FIELDS } from '../src/ingest/fields.ts';
+
+/** The repository must explain itself: every link in its docs resolves inside it. */
+const ROOT = resolve(new URL('..', import.meta.url).pathname);
+
+function markdownFiles(): string[] {
+  const found = ['README.md'];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(join(ROOT, dir))) {
+      const path = join(dir, name);
+      if (statSync(join(ROOT, path)).isDirectory()) walk(path);
+      else if (name.endsWith('.md')) found.push(path);
+    }
+  };
+  walk('docs');
+  walk('src');
+  return found;
+}
+
+/** GitHub's anchor for a heading. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+function anchors(file: string): Set<string> {
+  const text = readFileSync(join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '');
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] ?? '')));
+}
+
+describe('docs: links', () => {
+  it.each(markdownFiles())(
+    'When %s links somewhere, then the target is in the repository (and so is the heading)',
+    (file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (!target || /^(https?:|mailto:)/.test(target)) continue;
+        const [path = '', anchor] = target.split('#');
+        const resolved = path === '' ? join(ROOT, file) : resolve(ROOT, dirname(file), path);
+        expect(relative(ROOT, resolved).startsWith('..'), `${file}: ${target} leaves the repository`).toBe(
+          false,
+        );
+        expect(existsSync(resolved), `${file}: ${target} does not exist`).toBe(true);
+        if (anchor)
+          expect(anchors(relative(ROOT, resolved)).has(anchor), `${file}: no heading #${anchor}`).toBe(true);
+      }
+      expect(text, `${file} points outside the repository`).not.toMatch(/\.\.\/shared\//);
+    },
+  );
+
+  it('When source comments cite a document, then it is one of the repository', () => {
+    const cited = new Set<string>();
+    const walk = (dir: string) => {
+      for (const name of readdirSync(join(ROOT, dir))) {
+        const path = join(dir, name);
+        if (statSync(join(ROOT, path)).isDirectory()) walk(path);
+        else if (name.endsWith('.ts')) {
+          for (const [doc] of readFileSync(join(ROOT, path), 'utf8').matchAll(/\bdocs\/[\w.-]+\.md\b/g))
+            cited.add(doc);
+          expect(readFileSync(join(ROOT, path), 'utf8'), path).not.toMatch(/\.\.\/shared\/|decisions file/i);
+        }
+      }
+    };
+    walk('src');
+    for (const doc of cited) expect(existsSync(join(ROOT, doc)), doc).toBe(true);
+  });
+});
+
+describe('docs: the contract covers the code', () => {
+  const contract = readFileSync(join(ROOT, 'docs/sender-contract.md'), 'utf8');
+  const admin = readFileSync(join(ROOT, 'docs/admin-api.md'), 'utf8');
+
+  it('When an error code exists, then the sender contract or the admin API doc states it', () => {
+    for (const code of Object.keys(ERRORS)) {
+      expect(contract.includes(`\`${code}\``) || admin.includes(`\`${code}\``), code).toBe(true);
+    }
+  });
+
+  it('When a lead field exists, then the sender contract lists it', () => {
+    const fieldsTable = contract.slice(contract.indexOf('### Fields'), contract.indexOf('### Appointments'));
+    for (const field of Object.keys(LEAD_FIELDS)) expect(fieldsTable, field).toContain(`\`${field}\``);
+  });
+
+  it('When the server reads an environment variable, then the admin API doc states it', () => {
+    const config =
+      readFileSync(join(ROOT, 'src/config.ts'), 'utf8') +
+      readFileSync(join(ROOT, 'src/cli/api-client.ts'), 'utf8');
+    const variables = new Set([...config.matchAll(/env(?:\.|\[')([A-Z_]{3,})/g)].map((m) => m[1] ?? ''));
+    expect(variables.size).toBeGreaterThan(5);
+    for (const name of variables) expect(admin, name).toContain(`\`${name}\``);
+  });
+});
