@@ -105,6 +105,12 @@ describe('decisions (docs/decisions.md)', () => {
     expect((res.json() as { details: string }).details).toMatch(/differ/);
   });
 
+  it('when the body cannot be read (its Content-Length lies), then 400 INVALID_JSON, not a 500', async () => {
+    const res = await deliver(t.app, src.token, lead, { headers: { 'content-length': '100' } });
+    expectError(res, 400, 'INVALID_JSON', 'Invalid JSON body');
+    expect((res.json() as { details: string }).details).toBe('The body could not be read');
+  });
+
   it('when header and path tokens are equal, then the delivery goes through', async () => {
     const res = await deliver(t.app, src.token, lead, {
       via: 'path',

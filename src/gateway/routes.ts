@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { LIMITS } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { ERRORS } from '../errors.ts';
@@ -6,7 +6,7 @@ import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { authenticate } from './authenticate.ts';
 import { deliver } from './deliver.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import { rejected, toAnswer, type DeliveryResult } from './result.ts';
+import { rejected, toAnswer, type DeliveryResult, type Rejected } from './result.ts';
 
 export const GATEWAY_PATH = '/v1/inbound-lead-gateway';
 
@@ -24,13 +24,15 @@ declare module 'fastify' {
 /**
  * Both gateway endpoints, bound to Fastify. Authentication is an onRequest hook, so it runs before
  * the body is read; the body arrives as raw bytes whatever its Content-Type, and `deliver` does the
- * rest. Every answer, refusals included, goes through `toAnswer`.
+ * rest. Every answer, refusals and unexpected faults included, goes through `toAnswer`.
  */
 export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LIMITS.maxBodyBytes }, (_req, body, done) =>
     done(null, body),
   );
+  // What Fastify itself refuses (the body reader) or a fault nobody expected: answered the same way.
+  app.setErrorHandler((err: FastifyError, request, reply) => send(request, reply, failure(err)));
   const limiter = createRateLimiter(deps.rateLimit);
   const otherMethods = app.supportedMethods.filter((m) => m !== 'POST') as HTTPMethods[];
 
@@ -61,6 +63,17 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
     app.route({ method: 'POST', url, bodyLimit: LIMITS.maxBodyBytes, onRequest, handler });
     app.route({ method: otherMethods, url, handler: methodNotAllowed });
   }
+}
+
+function failure(err: FastifyError): Rejected {
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return rejected('PAYLOAD_TOO_LARGE', `The body must be at most ${LIMITS.maxBodyBytes} bytes`);
+  }
+  const status = err.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return rejected('INVALID_JSON', 'The body could not be read', { cause: err });
+  }
+  return rejected('SERVER_ERROR', undefined, { cause: err });
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, result: DeliveryResult): FastifyReply {
