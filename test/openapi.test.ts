@@ -1,4 +1,5 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
+import { isJsonObject } from '../src/json.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/errors.ts';
 import { GATEWAY_PATH } from '../src/gateway/routes.ts';
@@ -10,7 +11,7 @@ import { deliver } from './support/deliver.ts';
 type Json = Record<string, unknown>;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Json => isJsonObject(v);
 
 let t: TestApp;
 let doc: Json;

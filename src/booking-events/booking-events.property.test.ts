@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BOOKING_FIXTURES, loadBookingFixture } from '../../test/fixtures/booking/load.ts';
-import { defineOwn } from '../json.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
+import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
 import { buildBookingNotes } from './notes.ts';
 import { parseBookingEvent } from './parse-event.ts';
 import { isEmptyOpenAnswer } from './questionnaire.ts';
@@ -48,9 +47,7 @@ const { json } = fc.letrec<{ json: JsonValue }>((tie) => ({
   ),
 }));
 
-const objectArb = json.filter(
-  (value): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value),
-);
+const objectArb = json.filter((value): value is JsonObject => isJsonObject(value));
 
 describe('parseBookingEvent properties', () => {
   it('When any JSON object arrives, then it never throws', () => {
@@ -82,8 +79,7 @@ describe('parseBookingEvent properties', () => {
           const payload = structuredClone(fixture.payload) as JsonObject;
           defineOwn(payload, key, value);
           const invitee = payload.invitee;
-          if (typeof invitee === 'object' && invitee !== null && !Array.isArray(invitee))
-            defineOwn(invitee, key, value);
+          if (isJsonObject(invitee)) defineOwn(invitee, key, value);
           parseBookingEvent({ ...fixture, payload });
         },
       ),

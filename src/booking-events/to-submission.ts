@@ -1,6 +1,5 @@
 import { normalizePhone } from '../ingest/normalize/phone.ts';
-import { defineOwn } from '../json.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
+import { defineOwn, type JsonObject, type JsonValue } from '../json.ts';
 import { buildBookingNotes } from './notes.ts';
 import { readQuestionnaire, type QuestionAnswer } from './questionnaire.ts';
 import { asObject, inviteeReader, objectAt, own, text } from './read-json.ts';

@@ -1,4 +1,5 @@
 import { LIMITS } from '../config.ts';
+import { isJsonObject } from '../json.ts';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -98,8 +99,8 @@ export function adminKey(env: NodeJS.ProcessEnv): string {
 }
 
 function toApiError(status: number, parsed: unknown, text: string): CliError {
-  if (parsed && typeof parsed === 'object') {
-    const { error_code, error, details } = parsed as Record<string, unknown>;
+  if (isJsonObject(parsed)) {
+    const { error_code, error, details } = parsed;
     if (typeof error_code === 'string') {
       return new ApiError(
         status,

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json.ts';
 import { DateTime } from 'luxon';
 import { keyValues, show, table, type Row } from './output.ts';
 
@@ -9,8 +10,8 @@ export function renderLead(lead: Row): string {
   const keys = Object.keys(lead).filter((k) => !LEAD_TAIL.includes(k) && lead[k] !== null && lead[k] !== '');
   const lines = [keyValues(lead, keys)];
   const custom = lead.custom_fields;
-  if (custom && typeof custom === 'object' && Object.keys(custom).length > 0) {
-    lines.push('', 'Custom fields:', keyValues(custom as Row));
+  if (isJsonObject(custom) && Object.keys(custom).length > 0) {
+    lines.push('', 'Custom fields:', keyValues(custom));
   }
   const appointments = Array.isArray(lead.appointments) ? (lead.appointments as Row[]) : [];
   lines.push('', appointments.length === 0 ? 'Appointments: none' : 'Appointments:');
@@ -31,7 +32,7 @@ export function renderLead(lead: Row): string {
   const history = Array.isArray(lead.history) ? (lead.history as Row[]) : [];
   lines.push('', history.length === 0 ? 'History: none' : 'History:');
   for (const h of history) {
-    const changes = h.changes && typeof h.changes === 'object' && Object.keys(h.changes).length > 0;
+    const changes = isJsonObject(h.changes) && Object.keys(h.changes).length > 0;
     lines.push(`  ${show(h.created_at)}  ${show(h.event)}${changes ? `  ${show(h.changes)}` : ''}`);
   }
   return lines.join('\n');

@@ -1,8 +1,7 @@
 import { resolveSchedule, type ResolvedAppointment } from '../appointments/schedule.ts';
 import { mapSubmission } from '../ingest/map-submission.ts';
-import { defineOwn } from '../json.ts';
+import { defineOwn, type JsonObject } from '../json.ts';
 import type { FieldWarning, LeadFields, MappedSubmission } from '../ingest/types.ts';
-import type { JsonObject } from '../json.ts';
 import { statusOfNewLead, type LeadStatus } from '../leads/lead-status.ts';
 
 /** A delivery as it would land: the same for a live delivery and a Listen-mode preview. */

@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { LIMITS } from '../config.ts';
 import { AppError, appError } from '../errors.ts';
 
 /**
- * One error shape everywhere: {error, error_code, details?}. Expected failures are AppErrors;
- * Fastify's own errors are translated; anything else is SERVER_ERROR with no internals leaked.
+ * One error shape everywhere: {error, error_code, details?}. For the admin API, health and OpenAPI
+ * routes (the gateway answers through its own `toAnswer`): expected failures are AppErrors,
+ * Fastify's own errors are translated, anything else is SERVER_ERROR with no internals leaked.
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -25,7 +25,7 @@ export function toAppError(err: FastifyError | Error): AppError {
   const code = (err as FastifyError).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return appError('PAYLOAD_TOO_LARGE', `The body must be at most ${LIMITS.maxBodyBytes} bytes`);
+      return appError('PAYLOAD_TOO_LARGE');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

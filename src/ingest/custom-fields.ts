@@ -1,5 +1,4 @@
-import { defineOwn } from '../json.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
+import { defineOwn, type JsonObject, type JsonValue } from '../json.ts';
 
 /**
  * The custom_fields object being built. Keys are never overwritten: the first writer keeps a key,

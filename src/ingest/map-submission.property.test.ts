@@ -9,8 +9,7 @@ import { normalizeBoolean } from './normalize/boolean.ts';
 import { normalizerFor } from './normalize/index.ts';
 import { isBlank } from './normalize/result.ts';
 import { sanitizeJson } from './sanitize.ts';
-import { defineOwn } from '../json.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
+import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const RUNS = { numRuns: 500 };
@@ -114,7 +113,7 @@ describe('mapSubmission properties', () => {
           const value = clean[key] as JsonValue;
           const target = resolveFieldName(key)?.target;
           if (target !== undefined && droppedAsBlank(target, value)) continue;
-          if (target === 'custom_fields' && typeof value === 'object' && !Array.isArray(value) && value) {
+          if (target === 'custom_fields' && isJsonObject(value)) {
             for (const k of Object.keys(value)) expect(keptInCustom(custom, k, value[k] ?? null)).toBe(true);
             continue;
           }

@@ -1,6 +1,5 @@
-import { defineOwn } from '../json.ts';
+import { defineOwn, type JsonObject, type JsonValue } from '../json.ts';
 import type { LeadFields } from '../ingest/types.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
 import { statusAfterResubmit, type LeadStatus } from './lead-status.ts';
 
 export interface StoredLead {
