@@ -1,21 +1,10 @@
 import { iso, type Queryable } from '../db/index.ts';
-import type { AppointmentStatus } from './transitions.ts';
+import type { NewAppointment } from './appointment-repository.ts';
 
 /** Read side of appointments for the admin API: a lead's appointments and an agent's agenda. */
 
-export interface AppointmentView {
-  appointment_id: string;
-  lead_id: string;
-  scheduled_at: string;
-  appointment_timezone: string;
-  schedule_type: string;
-  status: AppointmentStatus;
-  setter_dialer_name: string | null;
-  join_url: string | null;
-  cancel_url: string | null;
-  reschedule_url: string | null;
-  external_id: string | null;
-}
+/** An appointment as the admin API shows it: everything stored but the agent it belongs to. */
+export type AppointmentView = Omit<NewAppointment, 'agent_id'>;
 
 /** A lead's appointments in time order, whatever their status. */
 export async function listLeadAppointments(

@@ -20,7 +20,7 @@ import { claimIdempotencyKey, completeIdempotencyKey, type KeyScope } from '../i
 import type { JsonObject } from '../json.ts';
 import { claimContactKeys, contactKeys, moveContactKeys } from '../leads/contact-keys.ts';
 import { insertHistory, insertLead, lockLead, updateLead } from '../leads/lead-repository.ts';
-import { statusAfterAgenda } from '../leads/lead-status.ts';
+import { statusAfterAgenda, type LeadStatus } from '../leads/lead-status.ts';
 import { mergeLead, type MergeResult, type StoredLead } from '../leads/merge-lead.ts';
 import { enqueue } from '../outbox/enqueue.ts';
 import type { OutboxMessage } from '../outbox/topics.ts';
@@ -96,9 +96,11 @@ async function writeInTransaction(
   const agenda = await readAgenda(tx, source.agent_id, d, stored);
   const plan = d.agenda ? planAgenda(d.agenda, agenda) : { changes: [], subject: null, otherBooked: false };
 
-  const merged = stored ? mergeInto(stored, d.lead, source.agent_timezone) : null;
-  const status = statusAfterAgenda(d.agenda, merged?.status ?? d.lead.status, plan);
-  if (merged) await updateLead(tx, source.agent_id, leadId, { ...merged, status });
+  const merge = stored
+    ? { from: stored.status, result: mergeInto(stored, d.lead, source.agent_timezone) }
+    : null;
+  const status = statusAfterAgenda(d.agenda, merge?.result.status ?? d.lead.status, plan);
+  if (merge) await updateLead(tx, source.agent_id, leadId, { ...merge.result, status });
   else {
     await insertLead(tx, leadId, {
       agent_id: source.agent_id,
@@ -110,15 +112,16 @@ async function writeInTransaction(
     });
   }
   await writeAgenda(tx, source, d, leadId, plan);
-  await writeHistory(tx, source, d, { leadId, stored, merged, status, plan });
+  const written: Written = { leadId, merge, status, plan };
+  await writeHistory(tx, source, d, written);
 
   const result = {
-    kind: merged ? ('merged' as const) : ('created' as const),
+    kind: merge ? ('merged' as const) : ('created' as const),
     lead: deliveredLead(source, d, leadId, status),
   };
   if (d.scheduler) await recordSchedulerEvent(tx, source, d.scheduler, d.agenda, result.kind, leadId);
   await enqueue(tx, source.agent_id, [
-    leadMessage(source, d, { leadId, stored, merged, status, plan, agenda }),
+    leadMessage(source, d, written, agenda),
     ...appointmentMessages(plan.changes, {
       lead_id: leadId,
       source_id: source.source_id,
@@ -221,9 +224,9 @@ async function writeAgenda(
 
 interface Written {
   leadId: string;
-  stored: StoredLead | null;
-  merged: MergeResult | null;
-  status: DeliveredLead['status'];
+  /** For a repeat contact: the status it had, and the merge. */
+  merge: { from: LeadStatus; result: MergeResult } | null;
+  status: LeadStatus;
   plan: AgendaPlan;
 }
 
@@ -242,14 +245,14 @@ async function writeHistory(
   const entry = { agent_id: source.agent_id, lead_id: w.leadId, source_id: source.source_id };
   const appointmentId = bookedBy(d, w.plan);
   const warnings = d.lead.warnings.length;
-  if (w.stored && w.merged) {
+  if (w.merge) {
     const rescheduled = d.agenda?.kind === 'book' ? w.plan.changes.filter((c) => c.op === 'update') : [];
     await insertHistory(tx, {
       ...entry,
       event: 'merged',
-      changes: w.merged.changes,
+      changes: w.merge.result.changes,
       details: {
-        status_from: w.stored.status,
+        status_from: w.merge.from,
         status_to: w.status,
         appointment_id: appointmentId,
         rescheduled_appointment_ids: rescheduled.map((c) => c.appointment_id),
@@ -310,7 +313,7 @@ function deliveredLead(
   source: AuthenticatedSource,
   d: LiveDelivery,
   leadId: string,
-  status: DeliveredLead['status'],
+  status: LeadStatus,
 ): DeliveredLead {
   return {
     lead_id: leadId,
@@ -327,7 +330,8 @@ function deliveredLead(
 function leadMessage(
   source: AuthenticatedSource,
   d: LiveDelivery,
-  w: Written & { agenda: AgendaRead },
+  w: Written,
+  agenda: AgendaRead,
 ): OutboxMessage {
   const appointmentId = bookedBy(d, w.plan);
   const common = {
@@ -335,12 +339,12 @@ function leadMessage(
     source_id: source.source_id,
     status: w.status,
     appointment_id: appointmentId,
-    scheduled_at: w.agenda.facts.find((a) => a.appointment_id === appointmentId)?.scheduled_at ?? null,
+    scheduled_at: agenda.facts.find((a) => a.appointment_id === appointmentId)?.scheduled_at ?? null,
   };
-  if (w.stored && w.merged) {
+  if (w.merge) {
     return {
       topic: 'lead.updated',
-      payload: { ...common, status_from: w.stored.status, changed_fields: Object.keys(w.merged.changes) },
+      payload: { ...common, status_from: w.merge.from, changed_fields: Object.keys(w.merge.result.changes) },
     };
   }
   const text = (field: string) => {
