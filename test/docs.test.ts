@@ -55,6 +55,26 @@ describe('docs: links', () => {
     },
   );
 
+  it('When a doc names a source file, then the file exists', () => {
+    const sources = new Set<string>();
+    const walk = (dir: string) => {
+      for (const name of readdirSync(join(ROOT, dir))) {
+        const path = join(dir, name);
+        if (statSync(join(ROOT, path)).isDirectory()) walk(path);
+        else sources.add(name).add(path);
+      }
+    };
+    for (const dir of ['src', 'test', 'bench', 'scripts', 'migrations']) walk(dir);
+    for (const file of markdownFiles()) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const [, name] of text.matchAll(/`([\w./-]+\.(?:ts|sql))`/g)) {
+        if (!name || name.includes('NNNN')) continue;
+        const known = sources.has(name) || sources.has(name.replace(/^\.\//, ''));
+        expect(known, `${file} names ${name}`).toBe(true);
+      }
+    }
+  });
+
   it('When source comments cite a document, then it is one of the repository', () => {
     const cited = new Set<string>();
     const walk = (dir: string) => {
