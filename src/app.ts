@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin/deps.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
+import { installAvailability, type Lifecycle } from './http/availability.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { loggerOptions } from './http/logging.ts';
@@ -12,6 +13,10 @@ export interface AppDeps extends GatewayDeps, AdminDeps {
   logLevel?: string;
   /** Where log lines go (tests capture them); stdout when absent. */
   logStream?: NodeJS.WritableStream;
+  /** Set `closing` on shutdown: requests are then answered 503 and /readyz is not ready. */
+  lifecycle?: Lifecycle;
+  /** Overrides LIMITS.maxEventLoopDelayMs (tests). */
+  maxEventLoopDelayMs?: number;
 }
 
 /** Builds the HTTP app without listening: the server and the tests both use it. */
@@ -23,15 +28,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     },
     exposeHeadRoutes: false,
-    return503OnClosing: true,
+    return503OnClosing: false, // answered by installAvailability, in the error shape
     forceCloseConnections: 'idle',
     trustProxy: true,
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const lifecycle = deps.lifecycle ?? { closing: false };
   installErrorHandling(app);
-  registerHealthRoutes(app, deps);
+  await installAvailability(app, { lifecycle, maxEventLoopDelayMs: deps.maxEventLoopDelayMs });
+  registerHealthRoutes(app, { db: deps.db, lifecycle });
   registerOpenApiRoute(app);
   await app.register(async (scope) => registerGatewayRoutes(scope, deps));
   await app.register(async (scope) => registerAdminRoutes(scope, deps), { prefix: '/v1/admin' });

@@ -20,6 +20,14 @@ export const LIMITS = {
   maxAge: 120,
   /** A booking-scheduler signature older (or newer) than this is refused. */
   signatureToleranceSeconds: 300,
+  /** `Retry-After` of a 503 (database unreachable, overload, shutting down), in seconds. */
+  unavailableRetryAfterSeconds: 1,
+  /** Mean event-loop delay above which requests are answered 503 (the process is saturated). */
+  maxEventLoopDelayMs: 1_000,
+  /** How long a shutdown waits for in-flight requests before closing their connections. */
+  shutdownGraceMs: 10_000,
+  /** How long start-up waits for an unreachable database before giving up. */
+  startupDatabaseWaitMs: 30_000,
   /** Attempts of one delivery transaction that the database aborts as a deadlock or serialization failure. */
   transactionAttempts: 3,
   /** Rate-limit buckets kept in memory; beyond this, full buckets are forgotten. */
@@ -27,6 +35,8 @@ export const LIMITS = {
   /** PostgreSQL connections per process, and how long to wait for one. */
   pgPoolSize: 10,
   pgConnectTimeoutMs: 5_000,
+  /** Database calls that may wait for a connection before more are refused (503), by default. */
+  dbMaxWaiting: 100,
   /** Admin API: page sizes, list lengths, input lengths, agenda windows. */
   leadsPageDefault: 50,
   leadsPageMax: 200,
@@ -54,6 +64,8 @@ export interface Config {
   publicBaseUrl: string;
   logLevel: string;
   rateLimit: { rps: number; burst: number };
+  /** Database calls that may wait for a connection before more are answered 503. */
+  dbMaxWaiting: number;
   createDemo: boolean;
 }
 
@@ -92,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rps: intFrom(env, 'RATE_LIMIT_RPS', 20, 0),
       burst: intFrom(env, 'RATE_LIMIT_BURST', 100, 1),
     },
+    dbMaxWaiting: intFrom(env, 'DB_MAX_WAITING', LIMITS.dbMaxWaiting, 0),
     createDemo: env.LEADGATE_DEMO !== '0',
   };
 }

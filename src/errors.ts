@@ -19,6 +19,7 @@ export const ERRORS = {
   INSERT_FAILED: { status: 500, error: 'Failed to create lead' },
   SERVER_ERROR: { status: 500, error: 'Internal server error' },
   LISTEN_INSERT_FAILED: { status: 500, error: 'Failed to store listen sample' },
+  SERVICE_UNAVAILABLE: { status: 503, error: 'Service temporarily unavailable' },
   UNAUTHORIZED: { status: 401, error: 'Unauthorized' },
   MISSING_AGENT_IDENTIFIER: { status: 400, error: 'Missing agent identifier' },
   INVALID_AGENT_IDENTIFIER: { status: 400, error: 'Invalid agent identifier' },

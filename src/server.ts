@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { LIMITS, type Config } from './config.ts';
+import { isTransientDbError } from './db/database.ts';
 import { createDb, type Database } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.ts';
@@ -19,14 +20,36 @@ export interface RunningServer {
 }
 
 /** Opens the configured database; for the embedded one, first takes the DATA_DIR lock. */
-async function openDatabase(config: Config): Promise<{ db: Database; lock: DataDirLock | null }> {
-  if (config.databaseUrl) return { db: await createDb({ databaseUrl: config.databaseUrl }), lock: null };
+async function openDatabase(
+  config: Config,
+  onConnectionError?: (err: Error) => void,
+): Promise<{ db: Database; lock: DataDirLock | null }> {
+  const common = { maxWaiting: config.dbMaxWaiting, onConnectionError };
+  if (config.databaseUrl)
+    return { db: await createDb({ ...common, databaseUrl: config.databaseUrl }), lock: null };
   const lock = acquireDataDirLock(config.dataDir);
   try {
-    return { db: await createDb({ pgliteDir: join(config.dataDir, 'pgdata') }), lock };
+    return { db: await createDb({ ...common, pgliteDir: join(config.dataDir, 'pgdata') }), lock };
   } catch (err) {
     lock.release();
     throw err;
+  }
+}
+
+/**
+ * Runs `step` until the database answers: a server started while PostgreSQL restarts (or before it,
+ * as under a supervisor) waits for it rather than exiting, up to LIMITS.startupDatabaseWaitMs.
+ */
+async function whenDatabaseAnswers<T>(step: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + LIMITS.startupDatabaseWaitMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (!isTransientDbError(err) || Date.now() >= deadline) throw err;
+      if (attempt === 1) process.stderr.write(`Waiting for the database: ${(err as Error).message}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }
 
@@ -60,23 +83,32 @@ export async function startServer(
   config: Config,
   opts: { handleSignals?: boolean } = {},
 ): Promise<RunningServer> {
-  const { db, lock } = await openDatabase(config);
+  // A connection that fails (a database restart, a killed backend) is logged; the process goes on.
+  let reportConnectionError = (err: Error): void => {
+    process.stderr.write(`database connection failed: ${err.message}\n`);
+  };
+  const { db, lock } = await openDatabase(config, (err) => reportConnectionError(err));
   const cleanup = async () => {
     await db.close().catch(() => undefined);
     lock?.release();
   };
+  const lifecycle = { closing: false };
   let app: FastifyInstance;
   try {
-    await migrate(db);
+    await whenDatabaseAnswers(() => migrate(db));
     const admin = resolveAdminKey(config);
-    const demo = config.createDemo ? await ensureDemoSource(db) : null;
+    const demo = config.createDemo ? await whenDatabaseAnswers(() => ensureDemoSource(db)) : null;
     app = await buildApp({
       db,
       adminApiKey: admin.key,
       publicBaseUrl: config.publicBaseUrl,
       rateLimit: config.rateLimit,
       logLevel: config.logLevel,
+      lifecycle,
     });
+    reportConnectionError = (err) => {
+      app.log.warn({ err }, 'database connection failed; the pool reconnects');
+    };
     await app.listen({ port: config.port, host: config.host });
     printBanner(config, app, admin, demo);
   } catch (err) {
@@ -94,12 +126,14 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      lifecycle.closing = true; // not ready; new requests are answered 503 with Retry-After
       clearInterval(purge);
-      await app.close(); // stops accepting, waits for in-flight requests
+      await closeWithin(app, LIMITS.shutdownGraceMs); // in-flight requests finish, within bounds
       await cleanup();
     })());
 
   if (opts.handleSignals !== false) {
+    installProcessGuards(app);
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.on(signal, () => {
         // A repeated SIGTERM (a supervisor's retry) waits for the same shutdown; a second Ctrl-C forces it.
@@ -119,6 +153,35 @@ export async function startServer(
     }
   }
   return { app, db, url: listeningUrl(app), stop };
+}
+
+/** Stops accepting and waits for in-flight requests; after `graceMs` their connections are closed. */
+async function closeWithin(app: FastifyInstance, graceMs: number): Promise<void> {
+  const timer = setTimeout(() => {
+    app.log.warn({ graceMs }, 'shutdown: requests still in flight, closing their connections');
+    app.server.closeAllConnections();
+  }, graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Nothing ends the process silently. A rejected promise nobody handled is a bug in one request's
+ * work, not in the process's state: it is logged and the process goes on. An exception that
+ * reached the top leaves state unknown: it is logged and the process exits 1, for its supervisor
+ * to restart it (the database holds every acknowledged delivery).
+ */
+function installProcessGuards(app: FastifyInstance): void {
+  process.on('unhandledRejection', (reason) => {
+    app.log.error({ err: reason }, 'unhandled promise rejection');
+  });
+  process.on('uncaughtException', (err, origin) => {
+    app.log.fatal({ err, origin }, 'uncaught exception: exiting');
+    process.exit(1);
+  });
 }
 
 function listeningUrl(app: FastifyInstance): string {

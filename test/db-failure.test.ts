@@ -53,7 +53,9 @@ describe.runIf(TEST_DATABASE_URL)('a database connection dies inside a delivery'
         await holder.end();
       }
 
-      expect([500, 503]).toContain(res.status);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(((await res.json()) as { error_code: string }).error_code).toBe('SERVICE_UNAVAILABLE');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(gateway.child.exitCode, gateway.output()).toBeNull();
       const next = await post({ name: 'After The Cut', phone: `31255509${String(round).padStart(2, '0')}` });

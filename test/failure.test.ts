@@ -61,14 +61,15 @@ describe('a database error inside a delivery', () => {
     }
   });
 
-  it('when the database is down, then 500 SERVER_ERROR; after it is back, the retry creates the lead exactly once', async () => {
+  it('when the database is down, then 503 SERVICE_UNAVAILABLE with Retry-After; after it is back, the retry creates the lead exactly once', async () => {
     fault.down = true;
     try {
       const res = await deliver(t.app, src.token, scheduled('Outage Olga'), {
         headers: { 'idempotency-key': 'k-outage' },
       });
-      expect(res.statusCode).toBe(500);
-      expect(res.json().error_code).toBe('SERVER_ERROR');
+      expect(res.statusCode).toBe(503);
+      expect(res.json().error_code).toBe('SERVICE_UNAVAILABLE');
+      expect(res.headers['retry-after']).toBe('1');
       expect(res.body).not.toContain('ECONNREFUSED');
       const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);

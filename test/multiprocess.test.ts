@@ -79,7 +79,7 @@ describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () 
     for (const g of gateways) expect((await post(g.url, fresh, { name: 'Disabled' })).status).toBe(401);
   });
 
-  it('when PostgreSQL becomes unreachable mid-service, then 500 SERVER_ERROR, and the retry after it returns creates one lead', async () => {
+  it('when PostgreSQL becomes unreachable mid-service, then 503 SERVICE_UNAVAILABLE with Retry-After, and the retry after it returns creates one lead', async () => {
     const target = new URL(testDb.url ?? '');
     const proxy = await startTcpProxy(Number(target.port || 5432), target.hostname);
     target.port = String(proxy.port);
@@ -93,8 +93,9 @@ describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () 
       expect((await post(gw.url, src.token, { name: 'Warm Up' })).status).toBe(200);
       proxy.down();
       const during = await post(gw.url, src.token, body);
-      expect(during.status).toBe(500);
-      expect(((await during.json()) as { error_code: string }).error_code).toBe('SERVER_ERROR');
+      expect(during.status).toBe(503);
+      expect(during.headers.get('retry-after')).toBe('1');
+      expect(((await during.json()) as { error_code: string }).error_code).toBe('SERVICE_UNAVAILABLE');
       expect((await fetch(`${gw.url}/readyz`)).status).toBe(503);
       proxy.up();
       const statuses = [];

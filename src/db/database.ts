@@ -33,6 +33,44 @@ export function isPgError(err: unknown): err is PgError {
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
+/** The database's connection failures, as pg and Node report them: retrying later will work. */
+const TRANSIENT_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+]);
+const TRANSIENT_MESSAGES =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed|server closed the connection unexpectedly/i;
+
+/**
+ * A failure that says nothing about the delivery and will pass: the connection broke (SQLSTATE
+ * class 08), the server is shutting down or starting (57P01–57P03), out of connections (53300), a
+ * deadlock or serialization failure that outlived its retries, the process's own limit on waiting
+ * for the database (`DatabaseBusyError`), or the network. The sender is told 503 with Retry-After.
+ */
+export function isTransientDbError(err: unknown): boolean {
+  if (err instanceof DatabaseBusyError) return true;
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (TRANSIENT_NETWORK_CODES.has(code)) return true;
+    if (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', '40001', '40P01'].includes(code))
+      return true;
+  }
+  return TRANSIENT_MESSAGES.test(err.message);
+}
+
+/** Too many requests are already waiting for the database: refused at once rather than queued. */
+export class DatabaseBusyError extends Error {
+  constructor() {
+    super('too many requests waiting for the database');
+    this.name = 'DatabaseBusyError';
+  }
+}
+
 /** SQLSTATE class 23: integrity constraint violation. */
 export function isConstraintViolation(err: unknown): err is PgError {
   return isPgError(err) && err.code.startsWith('23');

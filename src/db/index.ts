@@ -1,13 +1,53 @@
-import type { Database } from './database.ts';
+import { LIMITS } from '../config.ts';
+import { DatabaseBusyError, type Database } from './database.ts';
 import { createPgliteDb } from './pglite.ts';
 import { createPostgresDb } from './postgres.ts';
 
 export type { Database, Queryable } from './database.ts';
 
-/** PostgreSQL when a URL is given, otherwise embedded PGlite in `pgliteDir` (memory when undefined). */
-export async function createDb(opts: { databaseUrl?: string; pgliteDir?: string }): Promise<Database> {
-  if (opts.databaseUrl) return createPostgresDb(opts.databaseUrl);
-  return createPgliteDb(opts.pgliteDir);
+export interface DbOptions {
+  /** `postgres://…`: a PostgreSQL server; else embedded PGlite. */
+  databaseUrl?: string;
+  /** PGlite's directory; in memory when undefined (tests). */
+  pgliteDir?: string;
+  /** Told of every connection that fails (a server restart, a killed backend); the process goes on. */
+  onConnectionError?: (err: Error) => void;
+  /** How many calls may wait for a connection before more are refused with `DatabaseBusyError`. */
+  maxWaiting?: number;
+}
+
+/** PostgreSQL when a URL is given, otherwise embedded PGlite; either way with a bounded wait. */
+export async function createDb(opts: DbOptions): Promise<Database> {
+  const maxWaiting = opts.maxWaiting ?? LIMITS.dbMaxWaiting;
+  if (opts.databaseUrl) {
+    const db = createPostgresDb(opts.databaseUrl, { onConnectionError: opts.onConnectionError });
+    return withBoundedWait(db, LIMITS.pgPoolSize + maxWaiting);
+  }
+  return withBoundedWait(await createPgliteDb(opts.pgliteDir), 1 + maxWaiting);
+}
+
+/**
+ * Overload is answered, not queued forever: when `limit` calls are already running or waiting for
+ * a connection, the next is refused at once (the gateway answers 503 with Retry-After) instead of
+ * waiting behind all of them while latency grows without bound.
+ */
+export function withBoundedWait(db: Database, limit: number): Database {
+  let inFlight = 0;
+  const admit = async <T>(run: () => Promise<T>): Promise<T> => {
+    if (inFlight >= limit) throw new DatabaseBusyError();
+    inFlight++;
+    try {
+      return await run();
+    } finally {
+      inFlight--;
+    }
+  };
+  return {
+    kind: db.kind,
+    query: (sql, params) => admit(() => db.query(sql, params)),
+    withTransaction: (fn) => admit(() => db.withTransaction(fn)),
+    close: () => db.close(),
+  };
 }
 
 /** Both drivers return timestamptz as Date; the API speaks ISO-8601 strings. */

@@ -5,9 +5,30 @@ import type { Database, QueryResult, Queryable } from './database.ts';
 // count(*) and other bigints arrive as numbers, as they do from PGlite.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
-export function createPostgresDb(connectionString: string, max: number = LIMITS.pgPoolSize): Database {
-  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: LIMITS.pgConnectTimeoutMs });
-  // An idle client losing its connection (server restart) must not crash the process.
+/**
+ * A pool of connections to a PostgreSQL server. A server restart or a killed backend must never
+ * end the process: every client has an error listener for its whole life, idle or checked out (a
+ * checked-out client's error otherwise has no listener, and Node exits), and a client that failed
+ * is destroyed, never handed out again. The error reaches the caller as a rejected query.
+ */
+export function createPostgresDb(
+  connectionString: string,
+  opts: { max?: number; onConnectionError?: (err: Error) => void } = {},
+): Database {
+  const pool = new pg.Pool({
+    connectionString,
+    max: opts.max ?? LIMITS.pgPoolSize,
+    connectionTimeoutMillis: LIMITS.pgConnectTimeoutMs,
+  });
+  const failed = new WeakSet<pg.PoolClient>();
+  const report = (err: Error) => opts.onConnectionError?.(err);
+  pool.on('connect', (client) => {
+    client.on('error', (err) => {
+      failed.add(client);
+      report(err);
+    });
+  });
+  // The pool re-emits an idle client's error; the listener above has already reported it.
   pool.on('error', () => undefined);
 
   const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
@@ -21,7 +42,6 @@ export function createPostgresDb(connectionString: string, max: number = LIMITS.
     async withTransaction(fn) {
       const client = await pool.connect();
       const tx: Queryable = { query: (sql, params) => run(client, sql, params) };
-      let broken = false;
       try {
         await client.query('BEGIN');
         const result = await fn(tx);
@@ -29,13 +49,14 @@ export function createPostgresDb(connectionString: string, max: number = LIMITS.
         return result;
       } catch (err) {
         try {
-          await client.query('ROLLBACK');
+          if (!failed.has(client)) await client.query('ROLLBACK');
         } catch {
-          broken = true; // connection is gone: do not return it to the pool
+          failed.add(client); // the connection is gone
         }
         throw err;
       } finally {
-        client.release(broken);
+        // A client whose connection failed is destroyed, not returned to the pool.
+        client.release(failed.has(client));
       }
     },
     close: () => pool.end(),

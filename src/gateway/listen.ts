@@ -1,10 +1,11 @@
+import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import { sanitizeJson } from '../ingest/sanitize.ts';
 import type { JsonObject } from '../json.ts';
 import { insertListenSample, type NewListenSample } from '../listen/listen-sample-repository.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { PreparedLead } from './prepare-lead.ts';
-import { rejected, type DeliveryResult } from './result.ts';
+import { rejected, unavailable, type DeliveryResult } from './result.ts';
 
 /**
  * Listen mode (dry run): stores the sample — raw body, the lead as it would land, what went to
@@ -59,6 +60,8 @@ async function storeSample(
     });
     return { kind: 'listened' };
   } catch (err) {
-    return rejected('LISTEN_INSERT_FAILED', undefined, { cause: err });
+    return isTransientDbError(err)
+      ? unavailable(err)
+      : rejected('LISTEN_INSERT_FAILED', undefined, { cause: err });
   }
 }

@@ -1,4 +1,5 @@
 import type { ResolvedAppointment } from '../appointments/schedule.ts';
+import { LIMITS } from '../config.ts';
 import { ERRORS, errorBody, type ErrorBody, type ErrorCode } from '../errors.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
@@ -46,6 +47,19 @@ export interface DeliveredLead {
 
 export function rejected(code: ErrorCode, details?: string, extra: Partial<Rejected> = {}): Rejected {
   return { kind: 'rejected', code, ...(details !== undefined ? { details } : {}), ...extra };
+}
+
+/**
+ * 503 with Retry-After: a failure that will pass (the database unreachable or restarting, the
+ * process overloaded or shutting down). Nothing was stored; the same delivery, with the same key,
+ * will go through.
+ */
+export function unavailable(cause?: unknown): Rejected {
+  const seconds = LIMITS.unavailableRetryAfterSeconds;
+  return rejected('SERVICE_UNAVAILABLE', `Retry in ${seconds} s with the same idempotency key`, {
+    retryAfterSeconds: seconds,
+    ...(cause !== undefined ? { cause } : {}),
+  });
 }
 
 export const LISTEN_MESSAGE = 'Sample received for mapping. Check the lead source in the app.';

@@ -1,12 +1,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { LIMITS } from '../config.ts';
+import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import { ERRORS } from '../errors.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { authenticate } from './authenticate.ts';
 import { deliver } from './deliver.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import { rejected, toAnswer, type DeliveryResult, type Rejected } from './result.ts';
+import { rejected, toAnswer, unavailable, type DeliveryResult, type Rejected } from './result.ts';
 
 export const GATEWAY_PATH = '/v1/inbound-lead-gateway';
 
@@ -69,6 +70,7 @@ function failure(err: FastifyError): Rejected {
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return rejected('PAYLOAD_TOO_LARGE', `The body must be at most ${LIMITS.maxBodyBytes} bytes`);
   }
+  if (isTransientDbError(err)) return unavailable(err);
   const status = err.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return rejected('INVALID_JSON', 'The body could not be read', { cause: err });
@@ -85,7 +87,9 @@ function send(request: FastifyRequest, reply: FastifyReply, result: DeliveryResu
 function logResult(request: FastifyRequest, result: DeliveryResult): void {
   switch (result.kind) {
     case 'rejected':
-      if (ERRORS[result.code].status >= 500)
+      if (result.code === 'SERVICE_UNAVAILABLE')
+        request.log.warn({ err: result.cause, error_code: result.code }, 'delivery deferred');
+      else if (ERRORS[result.code].status >= 500)
         request.log.error({ err: result.cause, error_code: result.code }, 'delivery failed');
       else request.log.info({ error_code: result.code }, 'request rejected');
       return;

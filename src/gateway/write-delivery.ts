@@ -13,7 +13,7 @@ import { planAgenda, type AgendaEvent, type AgendaPlan } from '../appointments/t
 import { recordBookingEvent } from '../booking-events/booking-event-repository.ts';
 import type { BookingEvent } from '../booking-events/parse-event.ts';
 import { LIMITS } from '../config.ts';
-import { isConstraintViolation, isPgError, type PgError } from '../db/database.ts';
+import { isConstraintViolation, isPgError, isTransientDbError, type PgError } from '../db/database.ts';
 import type { Database, Queryable } from '../db/index.ts';
 import { fingerprintContact, isSameContact } from '../idempotency/fingerprint.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, type KeyScope } from '../idempotency/key-store.ts';
@@ -27,7 +27,14 @@ import type { OutboxMessage } from '../outbox/topics.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { appointmentMessages, type AppointmentFacts } from './outbox-messages.ts';
 import type { PreparedLead } from './prepare-lead.ts';
-import { rejected, successAnswer, type DeliveredLead, type DeliveryResult, type Rejected } from './result.ts';
+import {
+  rejected,
+  successAnswer,
+  unavailable,
+  type DeliveredLead,
+  type DeliveryResult,
+  type Rejected,
+} from './result.ts';
 
 type InviteeEvent = Extract<BookingEvent, { kind: 'invitee' }>;
 
@@ -66,8 +73,12 @@ export async function writeDelivery(
   }
 }
 
-/** A write that failed: a constraint the database enforced is INSERT_FAILED, anything else SERVER_ERROR. */
+/**
+ * A write that failed: a failure that will pass is 503 SERVICE_UNAVAILABLE, a constraint the
+ * database enforced is INSERT_FAILED, anything else SERVER_ERROR.
+ */
 export function failedWrite(err: unknown): Rejected {
+  if (isTransientDbError(err)) return unavailable(err);
   if (isConstraintViolation(err)) return rejected('INSERT_FAILED', constraintDetails(err), { cause: err });
   return rejected('SERVER_ERROR', undefined, { cause: err });
 }

@@ -1,4 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { LIMITS } from '../config.ts';
+import { isTransientDbError } from '../db/database.ts';
 import { AppError, appError } from '../errors.ts';
 
 /**
@@ -9,7 +11,8 @@ import { AppError, appError } from '../errors.ts';
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const known = toAppError(err);
-    if (known.status >= 500) request.log.error({ err }, 'request failed');
+    if (known.status >= 500)
+      request.log[known.code === 'SERVICE_UNAVAILABLE' ? 'warn' : 'error']({ err }, 'request failed');
     else request.log.info({ error_code: known.code }, 'request rejected');
     return reply.code(known.status).headers(known.headers).send(known.toBody());
   });
@@ -22,6 +25,10 @@ export function installErrorHandling(app: FastifyInstance): void {
 
 export function toAppError(err: FastifyError | Error): AppError {
   if (err instanceof AppError) return err;
+  if (isTransientDbError(err)) {
+    const seconds = LIMITS.unavailableRetryAfterSeconds;
+    return appError('SERVICE_UNAVAILABLE', `Retry in ${seconds} s`, { 'retry-after': String(seconds) });
+  }
   const code = (err as FastifyError).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

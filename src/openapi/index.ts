@@ -14,6 +14,7 @@ const EXAMPLE_DETAILS: Partial<Record<ErrorCode, string>> = {
   INVALID_IDEMPOTENCY_KEY: 'The idempotency key must be 1 to 255 characters',
   PAYLOAD_TOO_LARGE: `The body must be at most ${LIMITS.maxBodyBytes} bytes`,
   RATE_LIMITED: 'Over the limit for this source token; retry in 1 s',
+  SERVICE_UNAVAILABLE: 'Retry in 1 s with the same idempotency key',
   INSERT_FAILED: 'The lead violates a database constraint',
   UNAUTHORIZED: 'Send Authorization: Bearer <ADMIN_API_KEY>',
   INVALID_AGENT_IDENTIFIER: 'agent_id must be a UUID',

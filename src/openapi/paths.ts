@@ -9,6 +9,7 @@ export const ADMIN_PREFIX = '/v1/admin';
 export const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = {
   METHOD_NOT_ALLOWED: { Allow: 'Allow' },
   RATE_LIMITED: { 'Retry-After': 'RetryAfter' },
+  SERVICE_UNAVAILABLE: { 'Retry-After': 'RetryAfter' },
   UNAUTHORIZED: { 'WWW-Authenticate': 'WWWAuthenticate' },
 };
 
@@ -89,6 +90,7 @@ const GATEWAY_ERRORS: ErrorCode[] = [
   'INSERT_FAILED',
   'SERVER_ERROR',
   'LISTEN_INSERT_FAILED',
+  'SERVICE_UNAVAILABLE',
 ];
 
 const LEAD_ID = '3f0c2a9e-5b7d-4c1e-9a8f-2d6b1e4c7a90';
@@ -214,7 +216,7 @@ function gatewayOperation(viaPath: boolean): Json {
   };
 }
 
-const AUTH: ErrorCode[] = ['UNAUTHORIZED', 'SERVER_ERROR'];
+const AUTH: ErrorCode[] = ['UNAUTHORIZED', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE'];
 const AGENT: ErrorCode[] = [
   ...AUTH,
   'MISSING_AGENT_IDENTIFIER',

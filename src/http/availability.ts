@@ -1,0 +1,43 @@
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { LIMITS } from '../config.ts';
+import { errorBody } from '../errors.ts';
+
+/** Whether the process is shutting down: set on SIGTERM, read on every request. */
+export interface Lifecycle {
+  closing: boolean;
+}
+
+/**
+ * Answers `503 SERVICE_UNAVAILABLE` with `Retry-After` instead of taking work the process cannot do
+ * well: once it is shutting down (in-flight requests still finish), and while the event loop is
+ * saturated (measured by @fastify/under-pressure). `/healthz` always answers: the process is alive.
+ */
+export async function installAvailability(
+  app: FastifyInstance,
+  opts: { lifecycle: Lifecycle; maxEventLoopDelayMs?: number },
+): Promise<void> {
+  const seconds = LIMITS.unavailableRetryAfterSeconds;
+  const refuse = (reply: FastifyReply, details: string) =>
+    reply
+      .code(503)
+      .header('retry-after', String(seconds))
+      .send(
+        errorBody('SERVICE_UNAVAILABLE', `${details}; retry in ${seconds} s with the same idempotency key`),
+      );
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!opts.lifecycle.closing || request.url === '/healthz') return;
+    reply.header('connection', 'close');
+    return refuse(reply, 'The server is shutting down');
+  });
+  await app.register(underPressure, {
+    maxEventLoopDelay: opts.maxEventLoopDelayMs ?? LIMITS.maxEventLoopDelayMs,
+    // Async: the plugin then goes on only to find the reply sent, and Fastify stops there.
+    pressureHandler: async (request, reply, type, value) => {
+      if (request.url === '/healthz') return;
+      request.log.warn({ type, value }, 'under pressure: request refused');
+      await refuse(reply, 'The server is overloaded');
+    },
+  });
+}
