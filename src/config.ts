@@ -24,6 +24,11 @@ export const LIMITS = {
   unavailableRetryAfterSeconds: 1,
   /** Mean event-loop delay above which requests are answered 503 (the process is saturated). */
   maxEventLoopDelayMs: 1_000,
+  /**
+   * After SIGTERM the server keeps listening this long, answering 503 and not ready, so a load
+   * balancer or a sender sees it leave; then it stops accepting.
+   */
+  shutdownDrainMs: 500,
   /** How long a shutdown waits for in-flight requests before closing their connections. */
   shutdownGraceMs: 10_000,
   /** How long start-up waits for an unreachable database before giving up. */

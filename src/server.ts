@@ -128,6 +128,7 @@ export async function startServer(
     (stopping ??= (async () => {
       lifecycle.closing = true; // not ready; new requests are answered 503 with Retry-After
       clearInterval(purge);
+      await new Promise((resolve) => setTimeout(resolve, LIMITS.shutdownDrainMs));
       await closeWithin(app, LIMITS.shutdownGraceMs); // in-flight requests finish, within bounds
       await cleanup();
     })());

@@ -14,8 +14,14 @@ describe.runIf(TEST_DATABASE_URL)('a database connection dies inside a delivery'
   beforeAll(async () => {
     testDb = await createTestDb();
     src = await seedSource(testDb.db);
+    // Named, so the test finds this gateway's backends among every test file's.
+    const url = new URL(testDb.url ?? '');
+    url.searchParams.set(
+      'options',
+      `${url.searchParams.get('options') ?? ''} -c application_name=${APP_NAME}`,
+    );
     gateway = await startGatewayProcess({
-      DATABASE_URL: testDb.url ?? '',
+      DATABASE_URL: url.toString(),
       ADMIN_API_KEY: 'k',
       LEADGATE_DEMO: '0',
     });
@@ -46,7 +52,7 @@ describe.runIf(TEST_DATABASE_URL)('a database connection dies inside a delivery'
           [src.agent_id, phone],
         );
         const answer = post({ name: 'Cut Connection', phone });
-        await holder.query('SELECT pg_terminate_backend($1)', [await waitingBackend(holder)]);
+        await holder.query('SELECT pg_terminate_backend($1)', [await waitingBackend(testDb)]);
         res = await answer;
       } finally {
         await holder.query('ROLLBACK');
@@ -68,12 +74,18 @@ describe.runIf(TEST_DATABASE_URL)('a database connection dies inside a delivery'
   });
 });
 
-/** The backend waiting on the holder's lock, once it waits. */
-async function waitingBackend(holder: pg.Client): Promise<number> {
-  for (let i = 0; i < 100; i++) {
-    const { rows } = await holder.query<{ pid: number }>(
+const APP_NAME = `leadgate_dbfail_${process.pid}`;
+
+/**
+ * The gateway's backend once it waits on the holder's lock. Asked on a connection of its own: inside
+ * a transaction, pg_stat_activity is a snapshot that would never show the wait.
+ */
+async function waitingBackend(testDb: TestDb): Promise<number> {
+  for (let i = 0; i < 250; i++) {
+    const { rows } = await testDb.db.query<{ pid: number }>(
       `SELECT pid FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+        WHERE application_name = $1 AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO lead_contacts%'`,
+      [APP_NAME],
     );
     if (rows[0]) return rows[0].pid;
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -50,10 +50,13 @@ describe.skipIf(TEST_DATABASE_URL)('a server on the embedded database', () => {
     expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
   });
 
-  it('when SIGTERM arrives during a delivery, then that delivery is finished and answered before the exit', async () => {
+  it('when SIGTERM arrives during a delivery, then it is not ready at once, new requests get 503 with Retry-After, the delivery is finished and the process exits 0', async () => {
     const token = /Demo source token \(shown once\): (\S+)/.exec(gw.output())?.[1] ?? '';
     const { hostname, port } = new URL(gw.url);
     const body = JSON.stringify({ name: 'In Flight', phone: '2145550990' });
+    let duringShutdown:
+      | { ready: number; readyBody: unknown; post: number; retryAfter: string | null; postBody: unknown }
+      | undefined;
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
         {
@@ -78,12 +81,34 @@ describe.skipIf(TEST_DATABASE_URL)('a server on the embedded database', () => {
       req.write(body.slice(0, 10));
       setTimeout(() => {
         gw.child.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(10)), 300);
+        setTimeout(async () => {
+          const ready = await fetch(`${gw.url}/readyz`);
+          const post = await fetch(`${gw.url}${GATEWAY}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-source-token': token },
+            body: JSON.stringify({ name: 'Too Late', phone: '2145550991' }),
+          });
+          duringShutdown = {
+            ready: ready.status,
+            readyBody: await ready.json(),
+            post: post.status,
+            retryAfter: post.headers.get('retry-after'),
+            postBody: await post.json(),
+          };
+          req.end(body.slice(10));
+        }, 100);
       }, 300);
     });
     const res = await answered;
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ success: true, status: 'New' });
+    expect(duringShutdown).toEqual({
+      ready: 503,
+      readyBody: { status: 'closing', database: 'pglite' },
+      post: 503,
+      retryAfter: '1',
+      postBody: expect.objectContaining({ error_code: 'SERVICE_UNAVAILABLE' }),
+    });
     expect(await gw.stop()).toBe(0);
   });
 

@@ -8,10 +8,13 @@ export interface Lifecycle {
   closing: boolean;
 }
 
+const HEALTH = new Set(['/healthz', '/readyz']);
+
 /**
  * Answers `503 SERVICE_UNAVAILABLE` with `Retry-After` instead of taking work the process cannot do
  * well: once it is shutting down (in-flight requests still finish), and while the event loop is
- * saturated (measured by @fastify/under-pressure). `/healthz` always answers: the process is alive.
+ * saturated (measured by @fastify/under-pressure). The health routes answer for themselves
+ * (`/readyz` says `closing`); `/healthz` always answers: the process is alive.
  */
 export async function installAvailability(
   app: FastifyInstance,
@@ -27,7 +30,7 @@ export async function installAvailability(
       );
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!opts.lifecycle.closing || request.url === '/healthz') return;
+    if (!opts.lifecycle.closing || HEALTH.has(request.url)) return;
     reply.header('connection', 'close');
     return refuse(reply, 'The server is shutting down');
   });

@@ -18,7 +18,12 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  opts: { rateLimit?: { rps: number; burst: number }; db?: Database; testDb?: TestDb } = {},
+  opts: {
+    rateLimit?: { rps: number; burst: number };
+    db?: Database;
+    testDb?: TestDb;
+    maxEventLoopDelayMs?: number;
+  } = {},
 ): Promise<TestApp> {
   const testDb = opts.testDb ?? (await createTestDb());
   const db = opts.db ?? testDb.db;
@@ -36,6 +41,7 @@ export async function createTestApp(
     rateLimit: opts.rateLimit ?? { rps: 0, burst: 1 },
     logLevel: 'debug',
     logStream,
+    ...(opts.maxEventLoopDelayMs ? { maxEventLoopDelayMs: opts.maxEventLoopDelayMs } : {}),
   });
   await app.ready();
   return {

@@ -1,0 +1,127 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, withBoundedWait, type Database } from '../src/db/index.ts';
+import { createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { createTestDb, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
+import { countRows, GATEWAY } from './support/deliver.ts';
+
+describe('overload: more deliveries at once than the database can take', () => {
+  let testDb: TestDb;
+  let t: TestApp;
+  let url: string;
+  let src: { agent_id: string; source_id: string; token: string };
+  let narrow: Database;
+
+  beforeAll(async () => {
+    testDb = await createTestDb();
+    // The same database, with room for only 2 calls waiting for a connection. The embedded one
+    // answers in-process faster than requests arrive, so each of its transactions is slowed a little.
+    narrow = TEST_DATABASE_URL
+      ? await createDb({ databaseUrl: testDb.url, maxWaiting: 2 })
+      : withBoundedWait(slowed(testDb.db, 30), 3);
+    t = await createTestApp({ testDb, db: narrow });
+    src = await seedSource(testDb.db);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  }, 60_000);
+  afterAll(async () => {
+    await t.close();
+    if (TEST_DATABASE_URL) await narrow.close();
+    await testDb.cleanup();
+  });
+
+  const send = (i: number) =>
+    fetch(`${url}${GATEWAY}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-source-token': src.token,
+        'idempotency-key': `ov-${i}`,
+      },
+      body: JSON.stringify({
+        name: `Crowd ${i}`,
+        phone: `3125557${String(i).padStart(3, '0')}`,
+        scheduled_at: '2027-06-01T15:00:00Z',
+      }),
+    });
+
+  it('When 60 deliveries arrive at once, then each gets its answer or a 503 with Retry-After, nothing is half-written, and the retries all land once', async () => {
+    const n = 60;
+    const first = await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const res = await send(i);
+        return {
+          i,
+          status: res.status,
+          retryAfter: res.headers.get('retry-after'),
+          body: (await res.json()) as Record<string, unknown>,
+        };
+      }),
+    );
+    const accepted = first.filter((r) => r.status === 200);
+    const refused = first.filter((r) => r.status !== 200);
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      expect(r.status).toBe(503);
+      expect(r.retryAfter).toBe('1');
+      expect(r.body.error_code).toBe('SERVICE_UNAVAILABLE');
+    }
+    // Every accepted delivery is whole: its lead, its appointment, its history, its outbox messages.
+    expect(await countRows(testDb.db, 'leads', 'agent_id = $1', [src.agent_id])).toBe(accepted.length);
+    expect(await countRows(testDb.db, 'appointments', 'agent_id = $1', [src.agent_id])).toBe(accepted.length);
+    expect(await countRows(testDb.db, 'lead_history', 'agent_id = $1', [src.agent_id])).toBe(accepted.length);
+    expect(await countRows(testDb.db, 'outbox', 'agent_id = $1', [src.agent_id])).toBe(2 * accepted.length);
+
+    // Senders retry the refused ones with the same key, one at a time: every one lands, once.
+    for (const r of refused) expect((await send(r.i)).status).toBe(200);
+    for (const r of accepted)
+      expect(((await (await send(r.i)).json()) as { idempotent_replay?: boolean }).idempotent_replay).toBe(
+        true,
+      );
+    expect(await countRows(testDb.db, 'leads', 'agent_id = $1', [src.agent_id])).toBe(n);
+  });
+});
+
+/** A database whose transactions each take `ms` longer. */
+function slowed(db: Database, ms: number): Database {
+  return {
+    ...db,
+    query: (sql, params) => db.query(sql, params),
+    withTransaction: async (fn) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return db.withTransaction(fn);
+    },
+    close: () => db.close(),
+  };
+}
+
+describe('overload: a saturated event loop', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ maxEventLoopDelayMs: 100 });
+  });
+  afterAll(() => t.close());
+
+  it('When the event loop has been blocked, then requests get 503 with Retry-After while /healthz still answers', async () => {
+    // Keep the event loop busy for 1.5 s in 200 ms slices, as a flood of CPU work would.
+    const end = Date.now() + 1_500;
+    while (Date.now() < end) {
+      const slice = Date.now() + 200;
+      while (Date.now() < slice) {
+        // busy
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // The pressure plugin samples the delay once a second; wait for the sample after the block.
+    let res = await t.app.inject({ method: 'POST', url: GATEWAY, payload: '{}' });
+    for (let i = 0; i < 30 && res.statusCode !== 503; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      res = await t.app.inject({ method: 'POST', url: GATEWAY, payload: '{}' });
+    }
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json()).toMatchObject({ error_code: 'SERVICE_UNAVAILABLE' });
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});
