@@ -41,6 +41,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript run by Node (the build, the launcher's helper): Node's globals.
+    files: ['**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     plugins: { 'import-x': importX },
     settings: {
