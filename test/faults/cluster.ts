@@ -1,0 +1,92 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A throwaway PostgreSQL cluster of the fault suite's own, in a temp directory on a free port, so
+ * it can be killed and restarted without touching the machine's shared server. Built with the
+ * machine's `initdb` and `pg_ctl`; as the `postgres` user when the tests run as root (PostgreSQL
+ * refuses to run as root).
+ */
+export interface Cluster {
+  url: string;
+  port: number;
+  /** `pg_ctl stop -m immediate` (a crash: no checkpoint, recovery on start), then start. */
+  restartImmediate(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function postgresBinDir(): string {
+  if (process.env.PG_BIN) return process.env.PG_BIN;
+  try {
+    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+    if (existsSync(join(dir, 'initdb'))) return dir;
+  } catch {
+    // no pg_config on the PATH: look where Debian puts the server binaries
+  }
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) {
+    if (existsSync(join(root, version, 'bin', 'initdb'))) return join(root, version, 'bin');
+  }
+  throw new Error('PostgreSQL server binaries not found: set PG_BIN to the directory of initdb and pg_ctl');
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const bin = postgresBinDir();
+  const dir = mkdtempSync(join(tmpdir(), 'leadgate-faults-pg-'));
+  const data = join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  // Asynchronous, so the senders in this process go on sending while PostgreSQL is down.
+  const run = (tool: string, args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const [command, argv] = asRoot
+        ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]]
+        : [join(bin, tool), args];
+      const child = spawn(command, argv as string[], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      child.once('error', reject);
+      child.once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`${tool} ${args.join(' ')} failed (${code}):\n${output}`)),
+      );
+    });
+
+  await run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=100`;
+  const start = () =>
+    run('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(dir, 'postgres.log'), '-o', options]);
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    async restartImmediate() {
+      await run('pg_ctl', ['stop', '-m', 'immediate', '-D', data]);
+      await start();
+    },
+    async stop() {
+      try {
+        await run('pg_ctl', ['stop', '-m', 'fast', '-D', data]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
