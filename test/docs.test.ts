@@ -7,18 +7,16 @@ import { LEAD_FIELDS } from '../src/ingest/fields.ts';
 /** The repository must explain itself: every link in its docs resolves inside it. */
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 
+/** Every file below `dir`, as paths relative to the repository. */
+function filesBelow(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(join(ROOT, path)).isDirectory() ? filesBelow(path) : [path];
+  });
+}
+
 function markdownFiles(): string[] {
-  const found = ['README.md'];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(join(ROOT, dir))) {
-      const path = join(dir, name);
-      if (statSync(join(ROOT, path)).isDirectory()) walk(path);
-      else if (name.endsWith('.md')) found.push(path);
-    }
-  };
-  walk('docs');
-  walk('src');
-  return found;
+  return ['README.md', ...[...filesBelow('docs'), ...filesBelow('src')].filter((f) => f.endsWith('.md'))];
 }
 
 /** GitHub's anchor for a heading. */
@@ -57,14 +55,9 @@ describe('docs: links', () => {
 
   it('When a doc names a source file, then the file exists', () => {
     const sources = new Set<string>();
-    const walk = (dir: string) => {
-      for (const name of readdirSync(join(ROOT, dir))) {
-        const path = join(dir, name);
-        if (statSync(join(ROOT, path)).isDirectory()) walk(path);
-        else sources.add(name).add(path);
-      }
-    };
-    for (const dir of ['src', 'test', 'bench', 'scripts', 'migrations']) walk(dir);
+    for (const dir of ['src', 'test', 'bench', 'scripts', 'migrations']) {
+      for (const path of filesBelow(dir)) sources.add(path).add(path.slice(path.lastIndexOf('/') + 1));
+    }
     for (const file of markdownFiles()) {
       const text = readFileSync(join(ROOT, file), 'utf8');
       for (const [, name] of text.matchAll(/`([\w./-]+\.(?:ts|sql))`/g)) {
@@ -77,18 +70,11 @@ describe('docs: links', () => {
 
   it('When source comments cite a document, then it is one of the repository', () => {
     const cited = new Set<string>();
-    const walk = (dir: string) => {
-      for (const name of readdirSync(join(ROOT, dir))) {
-        const path = join(dir, name);
-        if (statSync(join(ROOT, path)).isDirectory()) walk(path);
-        else if (name.endsWith('.ts')) {
-          for (const [doc] of readFileSync(join(ROOT, path), 'utf8').matchAll(/\bdocs\/[\w.-]+\.md\b/g))
-            cited.add(doc);
-          expect(readFileSync(join(ROOT, path), 'utf8'), path).not.toMatch(/\.\.\/shared\/|decisions file/i);
-        }
-      }
-    };
-    walk('src');
+    for (const path of filesBelow('src').filter((f) => f.endsWith('.ts'))) {
+      const text = readFileSync(join(ROOT, path), 'utf8');
+      for (const [doc] of text.matchAll(/\bdocs\/[\w.-]+\.md\b/g)) cited.add(doc);
+      expect(text, path).not.toMatch(/\.\.\/shared\/|decisions file/i);
+    }
     for (const doc of cited) expect(existsSync(join(ROOT, doc)), doc).toBe(true);
   });
 });
