@@ -63,7 +63,13 @@ describe('src/layers.json', () => {
   it('When docs/architecture.md draws the folders, then its arrows are exactly the rule', () => {
     const doc = read('docs/architecture.md');
     const block = /<!-- layers:start -->([\s\S]*?)<!-- layers:end -->/.exec(doc)?.[1] ?? '';
-    const drawn = [...block.matchAll(/^\s+([\w.-]+) --> ([\w.-]+)$/gm)].map((m) => `${m[1]} → ${m[2]}`);
+    // Nodes are drawn as `id` or `id["label"]` (ids cannot hold dots or dashes); arrows go id --> id.
+    const labels = new Map(
+      [...block.matchAll(/^\s+(\w+)(?:\["([^"]+)"\])?$/gm)].map((m) => [m[1], m[2] ?? m[1]]),
+    );
+    const drawn = [...block.matchAll(/^\s+(\w+) --> (\w+)$/gm)].map(
+      (m) => `${labels.get(m[1] ?? '')} → ${labels.get(m[2] ?? '')}`,
+    );
     const rule = Object.entries(graph).flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`));
     expect(drawn.sort()).toEqual(rule.sort());
   });
