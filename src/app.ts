@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin/deps.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
+import { registerInboundSms } from './automations/inbound-sms-route.ts';
+import type { AutomationConfig } from './config.ts';
 import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
 import { installAvailability, type Lifecycle } from './http/availability.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -17,6 +19,8 @@ export interface AppDeps extends GatewayDeps, AdminDeps {
   lifecycle?: Lifecycle;
   /** Overrides LIMITS.maxEventLoopDelayMs (tests). */
   maxEventLoopDelayMs?: number;
+  /** The SMS provider's settings, for its inbound-message webhook (none: that webhook refuses all). */
+  sms?: AutomationConfig['sms'];
 }
 
 /** Builds the HTTP app without listening: the server and the tests both use it. */
@@ -42,5 +46,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOpenApiRoute(app);
   await app.register(async (scope) => registerGatewayRoutes(scope, deps));
   await app.register(async (scope) => registerAdminRoutes(scope, deps), { prefix: '/v1/admin' });
+  const sms = deps.sms ?? { provider: 'recorder' as const };
+  await app.register(async (scope) =>
+    registerInboundSms(scope, { db: deps.db, sms, publicBaseUrl: deps.publicBaseUrl }),
+  );
   return app;
 }

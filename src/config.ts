@@ -57,6 +57,22 @@ export const LIMITS = {
   openApiCacheSeconds: 300,
   /** How long the CLI waits for the server to answer. */
   cliTimeoutMs: 30_000,
+  /** Webhook retries: at once, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then dead. */
+  deliveryRetrySchedule: '0,5s,5m,30m,2h,5h,10h,10h',
+  /** How often an idle dispatcher looks for work, and how much it takes at a time. */
+  dispatcherPollMs: 250,
+  dispatcherBatch: 50,
+  /** How long a worker holds a delivery or a text it is sending before another may take it. */
+  dispatchLeaseMs: 30_000,
+  /** How long a webhook receiver or an SMS provider has to answer. */
+  outboundTimeoutMs: 10_000,
+  /** A destination failing this long without one success is disabled. */
+  destinationDisableAfterMs: 5 * 86_400_000,
+  /** Rows the admin API lists at most (deliveries, dial queue). */
+  listedRows: 200,
+  /** The longest text template an agent may set, and the longest destination URL. */
+  smsTemplateMaxLength: 640,
+  destinationUrlMaxLength: 2048,
 } as const;
 
 /** Configuration, parsed once from the environment. Fails fast with a readable message. */
@@ -72,6 +88,22 @@ export interface Config {
   /** Database calls that may wait for a connection before more are answered 503. */
   dbMaxWaiting: number;
   createDemo: boolean;
+  automations: AutomationConfig;
+}
+
+export interface AutomationConfig {
+  /** Whether `serve` runs the dispatcher too (off: run `leadgate worker` beside it). */
+  dispatcherInServe: boolean;
+  /** Webhook retry delays in milliseconds (DELIVERY_RETRY_SCHEDULE). */
+  retrySchedule: number[];
+  allowPrivateDestinations: boolean;
+  sms: {
+    provider: 'recorder' | 'http' | 'twilio';
+    webhookUrl?: string;
+    twilio?: { accountSid: string; authToken: string; from: string; baseUrl: string };
+    /** Shared secret of the inbound-SMS webhook (`x-sms-secret` header or `?secret=`). */
+    inboundSecret?: string;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -111,5 +143,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     dbMaxWaiting: intFrom(env, 'DB_MAX_WAITING', LIMITS.dbMaxWaiting, 0),
     createDemo: env.LEADGATE_DEMO !== '0',
+    automations: automationConfig(env),
   };
+}
+
+function automationConfig(env: NodeJS.ProcessEnv): AutomationConfig {
+  const provider = env.SMS_PROVIDER || (env.SMS_WEBHOOK_URL ? 'http' : 'recorder');
+  if (provider !== 'recorder' && provider !== 'http' && provider !== 'twilio') {
+    throw new ConfigError('SMS_PROVIDER must be recorder, http or twilio');
+  }
+  if (provider === 'http' && !env.SMS_WEBHOOK_URL)
+    throw new ConfigError('SMS_PROVIDER=http needs SMS_WEBHOOK_URL');
+  const { TWILIO_ACCOUNT_SID: sid, TWILIO_AUTH_TOKEN: token, TWILIO_FROM: from } = env;
+  if (provider === 'twilio' && !(sid && token && from)) {
+    throw new ConfigError('SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM');
+  }
+  return {
+    dispatcherInServe: env.LEADGATE_DISPATCHER !== '0',
+    retrySchedule: parseDelays(
+      'DELIVERY_RETRY_SCHEDULE',
+      env.DELIVERY_RETRY_SCHEDULE || LIMITS.deliveryRetrySchedule,
+    ),
+    allowPrivateDestinations: env.ALLOW_PRIVATE_DESTINATIONS === 'true',
+    sms: {
+      provider,
+      ...(env.SMS_WEBHOOK_URL ? { webhookUrl: env.SMS_WEBHOOK_URL } : {}),
+      ...(provider === 'twilio' && sid && token && from
+        ? {
+            twilio: {
+              accountSid: sid,
+              authToken: token,
+              from,
+              baseUrl: env.TWILIO_BASE_URL || 'https://api.twilio.com',
+            },
+          }
+        : {}),
+      ...(env.SMS_INBOUND_SECRET ? { inboundSecret: env.SMS_INBOUND_SECRET } : {}),
+    },
+  };
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `0,5s,5m,2h` → delays in milliseconds; a bare number is milliseconds. */
+export function parseDelays(name: string, text: string): number[] {
+  return text.split(',').map((part) => {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(part);
+    if (!m?.[1]) throw new ConfigError(`${name}: "${part.trim()}" is not a delay (use e.g. 0,5s,5m,30m,2h)`);
+    return Math.round(Number(m[1]) * (UNITS[m[2] ?? 'ms'] ?? 1));
+  });
 }

@@ -27,6 +27,8 @@ export const ERRORS = {
   MISSING_SOURCE_ID: { status: 400, error: 'Missing source id' },
   SOURCE_NOT_FOUND: { status: 404, error: 'Source not found' },
   LEAD_NOT_FOUND: { status: 404, error: 'Lead not found' },
+  DESTINATION_NOT_FOUND: { status: 404, error: 'Destination not found' },
+  DELIVERY_NOT_FOUND: { status: 404, error: 'Delivery not found' },
   NOT_FOUND: { status: 404, error: 'Not found' },
   VALIDATION_ERROR: { status: 400, error: 'Invalid request' },
 } as const;

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { buildApp } from './app.ts';
 import { LIMITS, type Config } from './config.ts';
 import { isTransientDbError } from './db/database.ts';
@@ -9,6 +10,7 @@ import { createDb, type Database } from './db/index.ts';
 import { migrate } from './db/migrate.ts';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.ts';
 import { ensureDemoSource, type DemoSource } from './admin/demo.ts';
+import { createDispatcher } from './automations/dispatcher.ts';
 import { purgeExpiredKeys } from './idempotency/key-store.ts';
 import { GATEWAY_PATH } from './gateway/routes.ts';
 
@@ -105,6 +107,8 @@ export async function startServer(
       rateLimit: config.rateLimit,
       logLevel: config.logLevel,
       lifecycle,
+      sms: config.automations.sms,
+      allowPrivateDestinations: config.automations.allowPrivateDestinations,
     });
     reportConnectionError = (err) => {
       app.log.warn({ err }, 'database connection failed; the pool reconnects');
@@ -122,6 +126,8 @@ export async function startServer(
     );
   }, LIMITS.idempotencyPurgeMs);
   purge.unref();
+  const dispatcher = createDispatcher(db, config.automations, app.log);
+  if (config.automations.dispatcherInServe) dispatcher.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -130,6 +136,7 @@ export async function startServer(
       clearInterval(purge);
       await new Promise((resolve) => setTimeout(resolve, LIMITS.shutdownDrainMs));
       await closeWithin(app, LIMITS.shutdownGraceMs); // in-flight requests finish, within bounds
+      await dispatcher.stop();
       await cleanup();
     })());
 
@@ -154,6 +161,39 @@ export async function startServer(
     }
   }
   return { app, db, url: listeningUrl(app), stop };
+}
+
+/**
+ * `leadgate worker`: the dispatcher alone, beside servers started with LEADGATE_DISPATCHER=0, so
+ * sending scales apart from receiving. SIGTERM/SIGINT finish the round in progress, then exit 0.
+ */
+export async function startWorker(config: Config): Promise<{ stop(): Promise<void> }> {
+  const log = pino({ level: config.logLevel });
+  const { db, lock } = await openDatabase(config, (err) => log.warn({ err }, 'database connection failed'));
+  try {
+    await whenDatabaseAnswers(() => migrate(db));
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    lock?.release();
+    throw err;
+  }
+  const dispatcher = createDispatcher(db, config.automations, log);
+  dispatcher.start();
+  log.info('leadgate worker started');
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await dispatcher.stop();
+      await db.close().catch(() => undefined);
+      lock?.release();
+    })());
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      log.info({ signal }, 'worker shutting down');
+      void stop().then(() => process.exit(0));
+    });
+  }
+  return { stop };
 }
 
 /** Stops accepting and waits for in-flight requests; after `graceMs` their connections are closed. */

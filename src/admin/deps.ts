@@ -6,4 +6,6 @@ export interface AdminDeps {
   adminApiKey: string;
   /** Base of the webhook URLs handed out with a token (`PUBLIC_BASE_URL`). */
   publicBaseUrl: string;
+  /** Whether destinations may be on private networks (`ALLOW_PRIVATE_DESTINATIONS=true`). */
+  allowPrivateDestinations?: boolean;
 }

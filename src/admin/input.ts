@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '../config.ts';
-import { appError } from '../errors.ts';
+import { appError, type ErrorCode } from '../errors.ts';
 import { stripUnstorable } from '../ingest/sanitize.ts';
 import { isUuid } from '../sources/tokens.ts';
 
@@ -79,6 +79,12 @@ export function agentIdParam(raw: string | undefined): string {
 export function sourceIdParam(raw: string | undefined): string {
   if (!raw) throw appError('MISSING_SOURCE_ID');
   if (!isUuid(raw)) throw appError('SOURCE_NOT_FOUND');
+  return raw.toLowerCase();
+}
+
+/** A path id that must be a UUID; anything else names nothing (`notFound`). */
+export function uuidParam(raw: string | undefined, notFound: ErrorCode): string {
+  if (!raw || !isUuid(raw)) throw appError(notFound);
   return raw.toLowerCase();
 }
 

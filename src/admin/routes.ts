@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AdminDeps } from './deps.ts';
 import { appError } from '../errors.ts';
 import { registerAgentRoutes } from './agent-routes.ts';
+import { registerAutomationRoutes } from './automation-routes.ts';
 import { installAdminAuth } from './auth.ts';
 import { installAdminBodyParser } from './input.ts';
 import { registerLeadRoutes } from './lead-routes.ts';
@@ -14,6 +15,7 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps)
   registerAgentRoutes(app, deps);
   registerSourceRoutes(app, deps);
   registerLeadRoutes(app, deps);
+  registerAutomationRoutes(app, deps);
 
   // An empty agent segment (`/agents//sources`) names no agent: say so instead of a bare 404.
   const missingAgent = async () => {

@@ -18,6 +18,17 @@ export function addServerCommands(program: Command, io: CliIo): void {
     });
 
   program
+    .command('worker')
+    .description(
+      'run the dispatcher alone: webhooks, texts (beside servers started with LEADGATE_DISPATCHER=0)',
+    )
+    .action(async () => {
+      const config = configFrom(io.env);
+      const { startWorker } = await import('../server.ts');
+      await startWorker(config);
+    });
+
+  program
     .command('migrate')
     .description('apply pending database migrations')
     .option('--json', 'print {"applied": [...]}')

@@ -107,6 +107,12 @@ export async function listLeads(
   };
 }
 
+/** A lead without its appointments and history: every field by its name, and the record's columns. */
+export async function getLeadView(db: Queryable, leadId: string): Promise<LeadView | null> {
+  const { rows } = await db.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE lead_id = $1`, [leadId]);
+  return rows[0] ? toLeadView(rows[0]) : null;
+}
+
 export async function getLeadDetail(db: Queryable, leadId: string): Promise<LeadDetail | null> {
   const { rows } = await db.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE lead_id = $1`, [leadId]);
   const row = rows[0];

@@ -14,11 +14,11 @@ export async function enqueue(
   if (messages.length === 0) return;
   const params: unknown[] = [];
   const rows = messages.map((m) => {
-    const at = params.push(agentId, randomUUID(), m.topic, JSON.stringify(m.payload));
-    return `($${at - 3}, $${at - 2}, $${at - 1}, $${at})`;
+    const at = params.push(agentId, randomUUID(), m.topic, m.payload.lead_id, JSON.stringify(m.payload));
+    return `($${at - 4}, $${at - 3}, $${at - 2}, $${at - 1}, $${at})`;
   });
   await tx.query(
-    `INSERT INTO outbox (agent_id, message_id, topic, payload) VALUES ${rows.join(', ')}`,
+    `INSERT INTO outbox (agent_id, message_id, topic, lead_id, payload) VALUES ${rows.join(', ')}`,
     params,
   );
 }

@@ -33,7 +33,8 @@ export async function findActiveSourceByToken(
   const { rows } = await db.query<AuthenticatedSource>(
     `SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
             EXISTS (SELECT 1 FROM sync_destinations d
-                     WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active) AS auto_sync_enabled
+                     WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active
+                       AND d.kind = 'partner_sync') AS auto_sync_enabled
        FROM sources s JOIN agents a ON a.agent_id = s.agent_id
       WHERE s.token_hash = $1 AND s.active`,
     [hashToken(token)],

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type AppDeps } from '../../src/app.ts';
 import type { Database } from '../../src/db/index.ts';
 import { createAgent } from '../../src/admin/agent-repository.ts';
 import { createSource } from '../../src/sources/source-repository.ts';
@@ -23,6 +23,8 @@ export async function createTestApp(
     db?: Database;
     testDb?: TestDb;
     maxEventLoopDelayMs?: number;
+    allowPrivateDestinations?: boolean;
+    sms?: AppDeps['sms'];
   } = {},
 ): Promise<TestApp> {
   const testDb = opts.testDb ?? (await createTestDb());
@@ -42,6 +44,8 @@ export async function createTestApp(
     logLevel: 'debug',
     logStream,
     ...(opts.maxEventLoopDelayMs ? { maxEventLoopDelayMs: opts.maxEventLoopDelayMs } : {}),
+    allowPrivateDestinations: opts.allowPrivateDestinations ?? true,
+    ...(opts.sms ? { sms: opts.sms } : {}),
   });
   await app.ready();
   return {

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { iso, type Queryable } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
+import type { JsonObject } from '../json.ts';
+import type { DestinationKind } from './payloads.ts';
+
+export const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'dead', 'canceled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface NewDelivery {
+  agent_id: string;
+  message_id: string;
+  destination_id: string;
+  lead_id: string | null;
+  seq: number;
+  topic: string;
+  body: JsonObject;
+}
+
+export async function insertDeliveries(tx: Queryable, deliveries: readonly NewDelivery[]): Promise<void> {
+  for (const d of deliveries) {
+    await tx.query(
+      `INSERT INTO webhook_deliveries (agent_id, delivery_id, message_id, destination_id, lead_id, seq, topic, body)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (agent_id, message_id, destination_id) DO NOTHING`,
+      [
+        d.agent_id,
+        randomUUID(),
+        d.message_id,
+        d.destination_id,
+        d.lead_id,
+        d.seq,
+        d.topic,
+        JSON.stringify(d.body),
+      ],
+    );
+  }
+}
+
+/** A delivery a worker has taken: it alone sends it until its lease runs out. */
+export interface ClaimedDelivery {
+  agent_id: string;
+  delivery_id: string;
+  message_id: string;
+  destination_id: string;
+  attempts: number;
+  body: JsonObject;
+  url: string;
+  secret: string;
+  kind: DestinationKind;
+}
+
+/**
+ * Takes up to `limit` due deliveries for this worker. A delivery is due when it is pending (or its
+ * sender's lease ran out: the worker died) and its time has come, its destination is active, and
+ * no older delivery of the same lead to the same destination is still pending — so a lead's events
+ * arrive in order. `FOR UPDATE SKIP LOCKED` and the lease keep two workers off one delivery.
+ */
+export async function claimDueDeliveries(
+  db: Database,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedDelivery[]> {
+  return db.withTransaction(async (tx) => {
+    const { rows } = await tx.query<ClaimedDelivery>(
+      `SELECT d.agent_id, d.delivery_id, d.message_id, d.destination_id, d.attempts, d.body, s.url, s.secret, s.kind
+         FROM webhook_deliveries d
+         JOIN sync_destinations s ON s.agent_id = d.agent_id AND s.destination_id = d.destination_id
+        WHERE (d.status = 'pending' OR (d.status = 'sending' AND d.lease_until < now()))
+          AND d.next_attempt_at <= now() AND s.active
+          AND NOT EXISTS (
+                SELECT 1 FROM webhook_deliveries e
+                 WHERE e.destination_id = d.destination_id AND e.lead_id IS NOT DISTINCT FROM d.lead_id
+                   AND e.seq < d.seq AND e.status IN ('pending', 'sending'))
+        ORDER BY d.next_attempt_at, d.seq
+        LIMIT $1
+        FOR UPDATE OF d SKIP LOCKED`,
+      [limit],
+    );
+    for (const d of rows) {
+      await tx.query(
+        `UPDATE webhook_deliveries SET status = 'sending', lease_until = now() + make_interval(secs => $3),
+                attempts = attempts + 1, updated_at = now()
+          WHERE agent_id = $1 AND delivery_id = $2`,
+        [d.agent_id, d.delivery_id, leaseMs / 1000],
+      );
+    }
+    return rows.map((d) => ({ ...d, attempts: d.attempts + 1 }));
+  });
+}
+
+export async function markDelivered(db: Queryable, d: ClaimedDelivery, httpStatus: number): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), last_status = $3, last_error = NULL,
+            lease_until = NULL, updated_at = now()
+      WHERE agent_id = $1 AND delivery_id = $2`,
+    [d.agent_id, d.delivery_id, httpStatus],
+  );
+}
+
+/** A failed attempt: tried again after `retryInMs`, or dead when the schedule is spent (null). */
+export async function markFailed(
+  db: Queryable,
+  d: ClaimedDelivery,
+  failure: {
+    httpStatus: number | null;
+    error: string;
+    retryInMs: number | null;
+    final?: 'dead' | 'canceled';
+  },
+): Promise<void> {
+  const status = failure.final ?? (failure.retryInMs === null ? 'dead' : 'pending');
+  await db.query(
+    `UPDATE webhook_deliveries
+        SET status = $3, last_status = $4, last_error = $5, lease_until = NULL, updated_at = now(),
+            next_attempt_at = CASE WHEN $6::bigint IS NULL THEN next_attempt_at
+                                   ELSE now() + make_interval(secs => $6::bigint / 1000.0) END
+      WHERE agent_id = $1 AND delivery_id = $2`,
+    [d.agent_id, d.delivery_id, status, failure.httpStatus, failure.error.slice(0, 500), failure.retryInMs],
+  );
+}
+
+export interface DeliveryView {
+  delivery_id: string;
+  destination_id: string;
+  message_id: string;
+  lead_id: string | null;
+  topic: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+const VIEW = `delivery_id, destination_id, message_id, lead_id, topic, status, attempts, last_status, last_error,
+  next_attempt_at, delivered_at, created_at`;
+
+type ViewRow = Omit<DeliveryView, 'next_attempt_at' | 'delivered_at' | 'created_at'> & {
+  next_attempt_at: Date;
+  delivered_at: Date | null;
+  created_at: Date;
+};
+
+function toView(r: ViewRow): DeliveryView {
+  const waiting = r.status === 'pending' || r.status === 'sending';
+  return {
+    ...r,
+    next_attempt_at: waiting ? iso(r.next_attempt_at) : null,
+    delivered_at: r.delivered_at ? iso(r.delivered_at) : null,
+    created_at: iso(r.created_at),
+  };
+}
+
+/** An agent's deliveries, newest first, optionally of one status. */
+export async function listDeliveries(
+  db: Queryable,
+  agentId: string,
+  status: DeliveryStatus | undefined,
+  limit: number,
+): Promise<DeliveryView[]> {
+  const { rows } = await db.query<ViewRow>(
+    `SELECT ${VIEW} FROM webhook_deliveries WHERE agent_id = $1 AND ($2::text IS NULL OR status = $2)
+      ORDER BY created_at DESC, seq DESC LIMIT $3`,
+    [agentId, status ?? null, limit],
+  );
+  return rows.map(toView);
+}
+
+/** Sends a dead (or failed) delivery again now, with a fresh retry schedule. */
+export async function retryDelivery(db: Queryable, deliveryId: string): Promise<DeliveryView | null> {
+  const { rows } = await db.query<ViewRow>(
+    `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = NULL,
+            updated_at = now()
+      WHERE delivery_id = $1 AND status <> 'sending' RETURNING ${VIEW}`,
+    [deliveryId],
+  );
+  return rows[0] ? toView(rows[0]) : null;
+}

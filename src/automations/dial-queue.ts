@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { DateTime } from 'luxon';
+import { iso, type Queryable } from '../db/index.ts';
+import { leadZone } from './lead-zone.ts';
+import type { LeadFields } from '../ingest/types.ts';
+
+export async function addCallTask(
+  tx: Queryable,
+  t: { agent_id: string; lead_id: string; message_id: string },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO dial_tasks (agent_id, task_id, lead_id, message_id) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (agent_id, message_id) DO NOTHING`,
+    [t.agent_id, randomUUID(), t.lead_id, t.message_id],
+  );
+}
+
+export interface CallTask {
+  task_id: string;
+  lead_id: string;
+  name: string;
+  phone: string | null;
+  status: string;
+  created_at: string;
+  /** The prospect's zone and the time there now, so the agent calls at a decent hour. */
+  timezone: string;
+  local_time: string;
+}
+
+/** The agent's open call tasks, oldest first, each with the prospect's local time. */
+export async function listCallTasks(
+  db: Queryable,
+  agent: { agent_id: string; timezone: string },
+  now: Date,
+  limit: number,
+): Promise<CallTask[]> {
+  const { rows } = await db.query<{
+    task_id: string;
+    lead_id: string;
+    status: string;
+    created_at: Date;
+    name: string;
+    phone: string | null;
+    fields: LeadFields;
+  }>(
+    `SELECT t.task_id, t.lead_id, t.status, t.created_at, l.name, l.phone, l.fields
+       FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
+      WHERE t.agent_id = $1 AND t.status = 'open'
+      ORDER BY t.created_at, t.task_id LIMIT $2`,
+    [agent.agent_id, limit],
+  );
+  return rows.map((r) => {
+    const zone = leadZone({ ...r.fields, ...(r.phone ? { phone: r.phone } : {}) }, agent.timezone);
+    return {
+      task_id: r.task_id,
+      lead_id: r.lead_id,
+      name: r.name,
+      phone: r.phone,
+      status: r.status,
+      created_at: iso(r.created_at),
+      timezone: zone,
+      local_time: DateTime.fromJSDate(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm"),
+    };
+  });
+}

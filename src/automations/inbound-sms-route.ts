@@ -1,0 +1,82 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { AutomationConfig } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { appError } from '../errors.ts';
+import { normalizePhone } from '../ingest/normalize/phone.ts';
+import { isJsonObject } from '../json.ts';
+import { insertHistory } from '../leads/lead-repository.ts';
+import { optOutWord } from './opt-out.ts';
+import { optOut } from './sms-repository.ts';
+
+export const INBOUND_SMS_PATH = '/v1/sms/inbound';
+
+/**
+ * `POST /v1/sms/inbound`: the SMS provider's inbound-message webhook. A reply that is an opt-out
+ * word (STOP, UNSUBSCRIBE, …) opts the number out of every agent that texted it, for good; the
+ * opt-out and its time go into each lead's history. Authenticated by a shared secret
+ * (`SMS_INBOUND_SECRET`, in `x-sms-secret` or `?secret=`) or, with Twilio, by its request signature.
+ * Takes Twilio's form (`From`, `Body`) or JSON (`from`, `body`).
+ */
+export async function registerInboundSms(
+  app: FastifyInstance,
+  deps: { db: Database; sms: AutomationConfig['sms']; publicBaseUrl: string },
+): Promise<void> {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(text)))),
+  );
+  app.post(INBOUND_SMS_PATH, async (request) => {
+    const params = isJsonObject(request.body) ? request.body : {};
+    if (!authentic(deps, request.headers, request.query, params))
+      throw appError('UNAUTHORIZED', 'Invalid inbound SMS credentials');
+    const from = params.From ?? params.from;
+    const text = params.Body ?? params.body;
+    const phone = normalizePhone(typeof from === 'string' ? from : '');
+    if (!phone.ok || typeof text !== 'string')
+      throw appError('VALIDATION_ERROR', 'from must be a phone number and body a text');
+    const word = optOutWord(text);
+    if (!word) return { received: true, opted_out: false };
+    const leads = await optOut(deps.db, phone.value, word);
+    for (const { agent_id, lead_id } of leads) {
+      await insertHistory(deps.db, {
+        agent_id,
+        lead_id,
+        source_id: null,
+        event: 'sms_opt_out',
+        details: { phone: phone.value, keyword: word },
+      });
+    }
+    request.log.info({ agents: leads.length }, 'SMS opt-out recorded');
+    return { received: true, opted_out: true, agents: leads.length };
+  });
+}
+
+function authentic(
+  deps: { sms: AutomationConfig['sms']; publicBaseUrl: string },
+  headers: Record<string, string | string[] | undefined>,
+  query: unknown,
+  params: Record<string, unknown>,
+): boolean {
+  const secret = deps.sms.inboundSecret;
+  if (secret) {
+    const given = headers['x-sms-secret'] ?? (isJsonObject(query) ? query.secret : undefined);
+    if (typeof given === 'string' && same(given, secret)) return true;
+  }
+  const twilio = deps.sms.twilio;
+  const signature = headers['x-twilio-signature'];
+  if (twilio && typeof signature === 'string') {
+    // Twilio signs the URL it called plus every POST parameter, sorted by name (HMAC-SHA1, base64).
+    const url = `${deps.publicBaseUrl}${INBOUND_SMS_PATH.slice(3)}`;
+    const data = Object.keys(params)
+      .sort()
+      .reduce((acc, key) => acc + key + String(params[key]), url);
+    return same(signature, createHmac('sha1', twilio.authToken).update(data).digest('base64'));
+  }
+  return false;
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

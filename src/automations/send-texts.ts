@@ -1,0 +1,82 @@
+import type { Database } from '../db/index.ts';
+import { insertHistory } from '../leads/lead-repository.ts';
+import { getLeadView } from '../leads/lead-queries.ts';
+import { contactRule, nextAllowedInstant } from './contact-window.ts';
+import { leadZone } from './lead-zone.ts';
+import { claimDueTexts, finishText, isOptedOut, type ClaimedText } from './sms-repository.ts';
+import type { SmsProvider } from './sms-providers.ts';
+
+const MAX_ATTEMPTS = 3;
+
+export interface TextRound {
+  sent: number;
+  failed: number;
+  suppressed: number;
+  deferred: number;
+}
+
+/**
+ * Sends the texts whose time has come. At the moment of sending it checks again what may have
+ * changed since the text was scheduled: an opt-out (the text is suppressed) and the prospect's
+ * calling hours (outside them it waits for the next allowed minute). A text that fails is tried
+ * again a minute later, three times in all. Every text sent is written to the lead's history.
+ */
+export async function sendDueTexts(
+  db: Database,
+  provider: SmsProvider,
+  opts: { now: Date; batch: number; leaseMs: number },
+): Promise<TextRound> {
+  const round: TextRound = { sent: 0, failed: 0, suppressed: 0, deferred: 0 };
+  for (const text of await claimDueTexts(db, opts.batch, opts.leaseMs, opts.now)) {
+    round[await sendOne(db, provider, text, opts.now)]++;
+  }
+  return round;
+}
+
+async function sendOne(
+  db: Database,
+  provider: SmsProvider,
+  t: ClaimedText,
+  now: Date,
+): Promise<keyof TextRound> {
+  if (await isOptedOut(db, t.agent_id, t.to_phone)) {
+    await finishText(db, t, { status: 'suppressed', error: 'opted out' });
+    return 'suppressed';
+  }
+  const allowedAt = await allowedFrom(db, t, now);
+  if (allowedAt.getTime() > now.getTime()) {
+    await finishText(db, t, { status: 'scheduled', error: 'outside calling hours', send_at: allowedAt });
+    return 'deferred';
+  }
+  try {
+    const { id } = await provider.send({ to: `+1${t.to_phone}`, body: t.body, lead_id: t.lead_id });
+    await finishText(db, t, { status: 'sent', provider: provider.name, provider_id: id });
+    await insertHistory(db, {
+      agent_id: t.agent_id,
+      lead_id: t.lead_id,
+      source_id: null,
+      event: 'sms_sent',
+      details: { sms_id: t.sms_id, to: t.to_phone, body: t.body, provider: provider.name, provider_id: id },
+    });
+    return 'sent';
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    if (t.attempts >= MAX_ATTEMPTS) {
+      await finishText(db, t, { status: 'failed', error });
+      return 'failed';
+    }
+    await finishText(db, t, { status: 'scheduled', error, send_at: new Date(now.getTime() + 60_000) });
+    return 'deferred';
+  }
+}
+
+/** The first allowed instant for this lead's calling hours, from `now`. */
+async function allowedFrom(db: Database, t: ClaimedText, now: Date): Promise<Date> {
+  const lead = await getLeadView(db, t.lead_id);
+  const { rows } = await db.query<{ timezone: string }>('SELECT timezone FROM agents WHERE agent_id = $1', [
+    t.agent_id,
+  ]);
+  const agentZone = rows[0]?.timezone ?? 'America/New_York';
+  const state = typeof lead?.state === 'string' ? lead.state : null;
+  return nextAllowedInstant(now, leadZone(lead ?? {}, agentZone), contactRule(state));
+}

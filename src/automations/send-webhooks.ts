@@ -1,0 +1,88 @@
+import type { Database } from '../db/index.ts';
+import {
+  claimDueDeliveries,
+  markDelivered,
+  markFailed,
+  type ClaimedDelivery,
+} from './delivery-repository.ts';
+import { checkDestinationUrl } from './destination-address.ts';
+import {
+  disableDestination,
+  markDestinationFailing,
+  markDestinationHealthy,
+} from './destination-repository.ts';
+import { nextDelay } from './retry-schedule.ts';
+import { webhookHeaders } from './signing.ts';
+
+export interface WebhookSettings {
+  retrySchedule: readonly number[];
+  allowPrivateDestinations: boolean;
+  timeoutMs: number;
+  leaseMs: number;
+  /** A destination failing this long without one success is disabled. */
+  disableAfterMs: number;
+  batch: number;
+}
+
+export interface WebhookRound {
+  delivered: number;
+  failed: number;
+  dead: number;
+  gone: number;
+}
+
+/** Sends every due delivery once (up to a batch), at the same time; returns what came of them. */
+export async function sendDueWebhooks(db: Database, settings: WebhookSettings): Promise<WebhookRound> {
+  const claimed = await claimDueDeliveries(db, settings.batch, settings.leaseMs);
+  const round: WebhookRound = { delivered: 0, failed: 0, dead: 0, gone: 0 };
+  await Promise.all(claimed.map(async (d) => round[await sendOne(db, d, settings)]++));
+  return round;
+}
+
+async function sendOne(db: Database, d: ClaimedDelivery, s: WebhookSettings): Promise<keyof WebhookRound> {
+  const fail = async (httpStatus: number | null, error: string): Promise<keyof WebhookRound> => {
+    const retryInMs = nextDelay(s.retrySchedule, d.attempts);
+    await markFailed(db, d, { httpStatus, error, retryInMs });
+    await markDestinationFailing(db, d.destination_id, s.disableAfterMs);
+    return retryInMs === null ? 'dead' : 'failed';
+  };
+  const address = await checkDestinationUrl(d.url, s.allowPrivateDestinations);
+  if (!address.ok) return fail(null, `not sent: ${address.reason}`);
+
+  const body = JSON.stringify(d.body);
+  let status: number;
+  try {
+    const res = await fetch(d.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Leadgate-Webhooks/1',
+        ...webhookHeaders(d.secret, d.message_id, new Date(), body),
+      },
+      body,
+      redirect: 'manual', // a redirect could lead anywhere, a private network included
+      signal: AbortSignal.timeout(s.timeoutMs),
+    });
+    status = res.status;
+    await res.body?.cancel();
+  } catch (err) {
+    return fail(null, err instanceof Error ? err.message : String(err));
+  }
+  if (status >= 200 && status < 300) {
+    await markDelivered(db, d, status);
+    await markDestinationHealthy(db, d.destination_id);
+    return 'delivered';
+  }
+  if (status === 410) {
+    // The receiver says the destination is gone for good: stop sending to it at once.
+    await markFailed(db, d, {
+      httpStatus: 410,
+      error: 'destination gone (410)',
+      retryInMs: null,
+      final: 'canceled',
+    });
+    await disableDestination(db, d.destination_id, 'gone');
+    return 'gone';
+  }
+  return fail(status, `answered ${status}`);
+}

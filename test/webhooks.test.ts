@@ -1,0 +1,280 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../src/automations/dispatcher.ts';
+import { sha256 } from '../src/automations/payloads.ts';
+import type { AutomationConfig } from '../src/config.ts';
+import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { countRows, deliver } from './support/deliver.ts';
+import { startReceiver } from './support/receiver.ts';
+
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
+
+const config = (schedule: number[] = [0, 30, 30]): AutomationConfig => ({
+  dispatcherInServe: false,
+  retrySchedule: schedule,
+  allowPrivateDestinations: true,
+  sms: { provider: 'recorder' },
+});
+const quiet = { info: () => undefined, warn: () => undefined };
+const dispatcher = (schedule?: number[]) => createDispatcher(t.db, config(schedule), quiet);
+
+const admin = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
+  t.app.inject({
+    method,
+    url: `/v1/admin${url}`,
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+
+let n = 0;
+async function sourceWith(kind: 'partner_sync' | 'analytics', path: string, events?: string[]) {
+  const src = await seedSource(t.db, `Webhook Agent ${++n}`);
+  const res = await admin('POST', `/sources/${src.source_id}/destinations`, {
+    kind,
+    url: `${receiver.url}${path}`,
+    ...(events ? { events } : {}),
+  });
+  expect(res.statusCode).toBe(201);
+  const destination = res.json() as { destination_id: string; secret: string };
+  return { ...src, destination };
+}
+const at = (path: string) => receiver.received.filter((r) => r.path === path);
+const settle = async (d: ReturnType<typeof dispatcher>, rounds = 1, waitMs = 0) => {
+  for (let i = 0; i < rounds; i++) {
+    await d.runOnce();
+    if (waitMs) await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+};
+
+describe('webhooks: partner sync and analytics', () => {
+  it('When a lead is delivered, then each destination gets one request, signed the Standard Webhooks way, with the documented body', async () => {
+    const src = await sourceWith('partner_sync', '/sync-1');
+    expect(src.destination.secret).toMatch(/^whsec_/);
+    const res = await deliver(t.app, src.token, {
+      name: 'Wanda Hook',
+      phone: '2145550301',
+      email: 'wanda@example.com',
+    });
+    expect(res.json().auto_sync_enabled).toBe(true);
+    await settle(dispatcher(), 2);
+
+    const got = at('/sync-1');
+    expect(got).toHaveLength(1);
+    const request = got[0];
+    if (!request) throw new Error('no request');
+    // The receiver's side: the signing library's own verify accepts it.
+    const verified = new Webhook(src.destination.secret).verify(request.body, {
+      'webhook-id': String(request.headers['webhook-id']),
+      'webhook-timestamp': String(request.headers['webhook-timestamp']),
+      'webhook-signature': String(request.headers['webhook-signature']),
+    });
+    expect(verified).toMatchObject({
+      type: 'lead.created',
+      data: {
+        lead_id: res.json().lead_id,
+        source_id: src.source_id,
+        status: 'New',
+        lead: { name: 'Wanda Hook', email: 'wanda@example.com' },
+      },
+    });
+    const deliveries = (await admin('GET', `/agents/${src.agent_id}/deliveries`)).json().deliveries;
+    expect(deliveries).toEqual([
+      expect.objectContaining({
+        status: 'delivered',
+        attempts: 1,
+        last_status: 200,
+        topic: 'lead.created',
+        destination_id: src.destination.destination_id,
+      }),
+    ]);
+  });
+
+  it('When the destination is analytics, then the contact is hashed and the attribution identifiers are sent, never the email or phone in clear', async () => {
+    const src = await sourceWith('analytics', '/analytics-1');
+    const res = await deliver(t.app, src.token, {
+      name: 'Ana Lytics',
+      phone: '(214) 555-0302',
+      email: 'Ana@Example.com',
+      fbclid: undefined,
+      socialclid: 'click-1',
+      ad_id: 'ad-9',
+      utm_source: 'meta',
+      ip_address: '203.0.113.9',
+    });
+    expect(res.json().auto_sync_enabled).toBe(false); // analytics is not partner sync
+    await settle(dispatcher());
+    const request = at('/analytics-1')[0];
+    expect(request?.body).not.toContain('ana@example.com');
+    expect(request?.body).not.toContain('2145550302');
+    expect(request?.body).not.toContain('Ana Lytics');
+    expect(JSON.parse(request?.body ?? '{}')).toMatchObject({
+      type: 'lead.created',
+      data: {
+        lead_id: res.json().lead_id,
+        email_sha256: sha256('ana@example.com'),
+        phone_sha256: sha256('+12145550302'),
+        attribution: {
+          socialclid: 'click-1',
+          ad_id: 'ad-9',
+          utm_source: 'meta',
+          ip_address: '203.0.113.9',
+          socialc: null,
+        },
+      },
+    });
+  });
+
+  it('When the receiver answers 500 and then 200, then the event is retried with the same id and delivered once', async () => {
+    const src = await sourceWith('partner_sync', '/flaky');
+    let calls = 0;
+    receiver.setAnswer((r) => (r.path === '/flaky' && calls++ === 0 ? 500 : 200));
+    await deliver(t.app, src.token, { name: 'Flaky Fred', phone: '2145550303' });
+    await settle(dispatcher([0, 20, 20]), 3, 40);
+    receiver.setAnswer(() => 200);
+    const got = at('/flaky');
+    expect(got).toHaveLength(2);
+    expect(got[0]?.headers['webhook-id']).toBe(got[1]?.headers['webhook-id']);
+    expect(
+      (await admin('GET', `/agents/${src.agent_id}/deliveries?status=delivered`)).json().deliveries,
+    ).toHaveLength(1);
+  });
+
+  it('When the retry budget is spent, then the delivery is dead; a retry by the agent sends it again', async () => {
+    const src = await sourceWith('partner_sync', '/down');
+    receiver.setAnswer((r) => (r.path === '/down' ? 503 : 200));
+    await deliver(t.app, src.token, { name: 'Dead Letter', phone: '2145550304' });
+    await settle(dispatcher([0, 10, 10]), 5, 30);
+    expect(at('/down')).toHaveLength(3);
+    const dead = (await admin('GET', `/agents/${src.agent_id}/deliveries?status=dead`)).json().deliveries;
+    expect(dead).toEqual([expect.objectContaining({ attempts: 3, last_status: 503, next_attempt_at: null })]);
+
+    receiver.setAnswer(() => 200);
+    const retried = await admin('POST', `/deliveries/${dead[0].delivery_id}/retry`);
+    expect(retried.json()).toMatchObject({ status: 'pending', attempts: 0 });
+    await settle(dispatcher([0, 10, 10]));
+    expect(at('/down')).toHaveLength(4);
+    expect(
+      (await admin('GET', `/agents/${src.agent_id}/deliveries?status=delivered`)).json().deliveries,
+    ).toHaveLength(1);
+  });
+
+  it('When the receiver answers 410 Gone, then the destination is disabled at once and gets nothing more', async () => {
+    const src = await sourceWith('partner_sync', '/gone');
+    receiver.setAnswer((r) => (r.path === '/gone' ? 410 : 200));
+    await deliver(t.app, src.token, { name: 'Gone Gina', phone: '2145550305' });
+    await settle(dispatcher());
+    receiver.setAnswer(() => 200);
+    const list = (await admin('GET', `/sources/${src.source_id}/destinations`)).json().destinations;
+    expect(list).toEqual([expect.objectContaining({ active: false, disabled_reason: 'gone' })]);
+    expect(list[0]).not.toHaveProperty('secret');
+    const again = await deliver(t.app, src.token, { name: 'Gone Gina', phone: '2145550305', city: 'Austin' });
+    expect(again.json().auto_sync_enabled).toBe(false);
+    await settle(dispatcher(), 2);
+    expect(at('/gone')).toHaveLength(1);
+  });
+
+  it('When one lead has several events and the first fails, then the later ones wait: the receiver sees them in order', async () => {
+    const src = await sourceWith('partner_sync', '/order');
+    let failures = 2;
+    receiver.setAnswer((r) =>
+      r.path === '/order' && JSON.parse(r.body).type === 'lead.created' && failures-- > 0 ? 500 : 200,
+    );
+    await deliver(t.app, src.token, { name: 'Order Olive', phone: '2145550306' });
+    await deliver(t.app, src.token, {
+      name: 'Order Olive',
+      phone: '2145550306',
+      scheduled_at: '2027-05-01T15:00:00Z',
+    });
+    await settle(dispatcher([0, 10, 10, 10]), 8, 20);
+    receiver.setAnswer(() => 200);
+    const types = at('/order').map((r) => JSON.parse(r.body).type as string);
+    expect(types).toEqual([
+      'lead.created',
+      'lead.created',
+      'lead.created',
+      'lead.updated',
+      'appointment.booked',
+    ]);
+  });
+
+  it('When a destination subscribes to some events, then it gets only those', async () => {
+    const src = await sourceWith('partner_sync', '/booked-only', ['appointment.booked']);
+    await deliver(t.app, src.token, {
+      name: 'Picky Pat',
+      phone: '2145550307',
+      scheduled_at: '2027-05-02T15:00:00Z',
+    });
+    await settle(dispatcher());
+    expect(at('/booked-only').map((r) => JSON.parse(r.body).type)).toEqual(['appointment.booked']);
+  });
+
+  it('When Listen mode, a replay or a refused delivery comes in, then no webhook is sent', async () => {
+    const src = await sourceWith('partner_sync', '/quiet');
+    const lead = { name: 'Quiet Quinn', phone: '2145550308' };
+    await deliver(t.app, src.token, lead, { headers: { 'idempotency-key': 'q-1' } });
+    await settle(dispatcher());
+    await deliver(t.app, src.token, lead, { headers: { 'idempotency-key': 'q-1' } });
+    await deliver(t.app, src.token, { ...lead, listen: true });
+    await deliver(t.app, src.token, { phone: '2145550308' });
+    await settle(dispatcher(), 2);
+    expect(at('/quiet')).toHaveLength(1);
+    expect(
+      await countRows(t.db, 'webhook_deliveries', 'destination_id = $1', [src.destination.destination_id]),
+    ).toBe(1);
+  });
+
+  it('When a destination is deleted, then it is gone from the list and its pending deliveries are canceled', async () => {
+    const src = await sourceWith('partner_sync', '/deleted');
+    receiver.setAnswer((r) => (r.path === '/deleted' ? 500 : 200));
+    await deliver(t.app, src.token, { name: 'Del Dan', phone: '2145550309' });
+    await settle(dispatcher([0, 60_000]));
+    receiver.setAnswer(() => 200);
+    expect((await admin('DELETE', `/destinations/${src.destination.destination_id}`)).statusCode).toBe(204);
+    expect((await admin('DELETE', `/destinations/${src.destination.destination_id}`)).json().error_code).toBe(
+      'DESTINATION_NOT_FOUND',
+    );
+    expect((await admin('GET', `/sources/${src.source_id}/destinations`)).json().destinations).toEqual([]);
+    expect(
+      (await admin('GET', `/agents/${src.agent_id}/deliveries?status=canceled`)).json().deliveries,
+    ).toHaveLength(1);
+  });
+});
+
+describe('webhooks: destinations on private networks', () => {
+  let strict: TestApp;
+  beforeAll(async () => {
+    strict = await createTestApp({ allowPrivateDestinations: false });
+  });
+  afterAll(() => strict.close());
+
+  it.each([
+    'http://127.0.0.1:9/x',
+    'http://10.1.2.3/x',
+    'http://169.254.169.254/latest',
+    'http://[::1]/x',
+    'http://localhost/x',
+    'ftp://example.com/x',
+  ])(
+    'When a destination at %s is added without ALLOW_PRIVATE_DESTINATIONS, then it is refused',
+    async (url) => {
+      const src = await seedSource(strict.db, `Strict ${url}`);
+      const res = await strict.app.inject({
+        method: 'POST',
+        url: `/v1/admin/sources/${src.source_id}/destinations`,
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ kind: 'partner_sync', url }),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error_code).toBe('VALIDATION_ERROR');
+    },
+  );
+});
