@@ -1,0 +1,327 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../src/automations/dispatcher.ts';
+import { createSmsProvider, type SmsProvider } from '../src/automations/sms-providers.ts';
+import type { AutomationConfig } from '../src/config.ts';
+import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { deliver } from './support/deliver.ts';
+import { startReceiver } from './support/receiver.ts';
+
+const SECRET = 'inbound-s3cret';
+const TWILIO = { accountSid: 'AC123', authToken: 'tw-token', from: '+15125550000' };
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+beforeAll(async () => {
+  receiver = await startReceiver((r) => (r.path.includes('/Messages.json') ? 201 : 200));
+  t = await createTestApp({
+    sms: { provider: 'twilio', inboundSecret: SECRET, twilio: { ...TWILIO, baseUrl: receiver.url } },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
+
+const config: AutomationConfig = {
+  dispatcherInServe: false,
+  retrySchedule: [0],
+  allowPrivateDestinations: true,
+  sms: { provider: 'recorder' },
+};
+const quiet = { info: () => undefined, warn: () => undefined };
+/** A dispatcher whose clock reads `at`, sending texts through `sms` (the recorder by default). */
+const dispatcherAt = (at: string | Date, sms?: SmsProvider) =>
+  createDispatcher(t.db, config, quiet, { now: () => new Date(at), ...(sms ? { sms } : {}) });
+const admin = (url: string) =>
+  t.app.inject({ method: 'GET', url: `/v1/admin${url}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+async function texts(leadId: string) {
+  const { rows } = await t.db.query<{ status: string; send_at: Date; body: string; provider: string | null }>(
+    'SELECT status, send_at, body, provider FROM sms_messages WHERE lead_id = $1 ORDER BY created_at',
+    [leadId],
+  );
+  return rows.map((r) => ({ ...r, send_at: new Date(r.send_at).toISOString() }));
+}
+async function history(leadId: string) {
+  return (await admin(`/leads/${leadId}`)).json().history as Array<{
+    event: string;
+    details: Record<string, unknown>;
+  }>;
+}
+
+let n = 0;
+const source = () => seedSource(t.db, `Speedy Agent ${++n}`, 'America/Chicago');
+
+describe('speed to lead: call tasks', () => {
+  it('When a new lead has a phone, then a call task is in the dial queue with the lead’s local time; without a phone, none', async () => {
+    const src = await source();
+    const withPhone = await deliver(t.app, src.token, {
+      name: 'Dial Dana',
+      phone: '(212) 555-0101',
+      zipcode: '10001',
+    });
+    await deliver(t.app, src.token, { name: 'No Phone Ned', email: 'ned@example.com' });
+    await dispatcherAt('2027-01-15T15:00:00Z').runOnce();
+    const tasks = (await admin(`/agents/${src.agent_id}/dial-queue`)).json().tasks;
+    expect(tasks).toEqual([
+      expect.objectContaining({
+        lead_id: withPhone.json().lead_id,
+        name: 'Dial Dana',
+        phone: '2125550101',
+        timezone: 'America/New_York',
+        status: 'open',
+      }),
+    ]);
+    expect(tasks[0].local_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+  });
+});
+
+describe('speed to lead: the first text', () => {
+  it('When the lead has no SMS consent, then no text is sent', async () => {
+    const src = await source();
+    const res = await deliver(t.app, src.token, { name: 'No Consent', phone: '3125550102', state: 'IL' });
+    await dispatcherAt('2027-01-15T18:00:00Z').runOnce();
+    expect(await texts(res.json().lead_id)).toEqual([]);
+  });
+
+  it('When the lead consents and it is daytime there, then the text goes out at once with the agent’s name and the prospect’s first name, and is in the history', async () => {
+    const src = await source();
+    const res = await deliver(t.app, src.token, {
+      first_name: 'Sally',
+      last_name: 'Text',
+      phone: '3125550103',
+      state: 'IL',
+      sms_consent: true,
+    });
+    await dispatcherAt('2027-01-15T18:00:00Z').runOnce(); // noon in Chicago
+    const [text] = await texts(res.json().lead_id);
+    expect(text).toMatchObject({ status: 'sent', provider: 'recorder', send_at: '2027-01-15T18:00:00.000Z' });
+    expect(text?.body).toContain('Hi Sally');
+    expect(text?.body).toContain(`Speedy Agent ${n}`);
+    expect((await history(res.json().lead_id)).map((h) => h.event)).toContain('sms_sent');
+  });
+
+  it('When the lead has an appointment, then the text names its time in the prospect’s zone', async () => {
+    const src = await source();
+    const res = await deliver(t.app, src.token, {
+      first_name: 'Andy',
+      phone: '3125550104',
+      state: 'IL',
+      sms_consent: 'yes',
+      scheduled_at: '2027-01-20T21:30:00Z',
+    });
+    await dispatcherAt('2027-01-15T18:00:00Z').runOnce();
+    expect((await texts(res.json().lead_id))[0]?.body).toContain('Wed, Jan 20, 3:30 PM CST');
+  });
+
+  it('When it is night where the prospect lives, then the text waits for 8:00 there and is not sent before', async () => {
+    const src = await source();
+    const res = await deliver(t.app, src.token, {
+      name: 'Night Nora',
+      phone: '3125550105',
+      state: 'IL',
+      sms_consent: true,
+    });
+    await dispatcherAt('2027-01-16T04:30:00Z').runOnce(); // 22:30 in Chicago
+    expect(await texts(res.json().lead_id)).toEqual([
+      expect.objectContaining({ status: 'scheduled', send_at: '2027-01-16T14:00:00.000Z' }),
+    ]);
+    await dispatcherAt('2027-01-16T13:59:00Z').runOnce();
+    expect((await texts(res.json().lead_id))[0]?.status).toBe('scheduled');
+    await dispatcherAt('2027-01-16T14:00:00Z').runOnce();
+    expect((await texts(res.json().lead_id))[0]?.status).toBe('sent');
+  });
+
+  it.each([
+    [
+      'Florida',
+      { state: 'FL', phone: '3055550106' },
+      '2027-01-16T01:30:00Z',
+      'scheduled',
+      '2027-01-16T13:00:00.000Z',
+    ],
+    [
+      'Texas (federal window)',
+      { state: 'TX', phone: '2145550107', zipcode: '75201' },
+      '2027-01-16T02:30:00Z',
+      'sent',
+      '2027-01-16T02:30:00.000Z',
+    ],
+    [
+      'Washington',
+      { state: 'WA', phone: '2065550108' },
+      '2027-01-16T04:30:00Z',
+      'scheduled',
+      '2027-01-16T16:00:00.000Z',
+    ],
+  ])('When it is 8:30 PM in %s, then the state table decides', async (_label, lead, now, status, sendAt) => {
+    const src = await source();
+    const res = await deliver(t.app, src.token, { name: 'State Stan', sms_consent: true, ...lead });
+    await dispatcherAt(now).runOnce();
+    expect(await texts(res.json().lead_id)).toEqual([expect.objectContaining({ status, send_at: sendAt })]);
+  });
+
+  it('When the same contact is delivered again within 24 hours, then it is not texted again', async () => {
+    const src = await source();
+    const lead = { name: 'Twice Tina', phone: '3125550109', state: 'IL', sms_consent: true };
+    const first = await deliver(t.app, src.token, lead);
+    await dispatcherAt(new Date()).runOnce();
+    await deliver(t.app, src.token, { ...lead, notes: 'asked again' });
+    await dispatcherAt(new Date()).runOnce();
+    expect(await texts(first.json().lead_id)).toHaveLength(1);
+  });
+
+  it('When the prospect answers STOP, then the scheduled text is suppressed, no later delivery texts them, and the opt-out shows on the lead', async () => {
+    const src = await source();
+    const lead = { name: 'Stop Steve', phone: '3125550110', state: 'IL', sms_consent: true };
+    const res = await deliver(t.app, src.token, lead);
+    await dispatcherAt('2027-01-16T05:00:00Z').runOnce(); // night: scheduled for the morning
+    const reply = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sms/inbound',
+      headers: { 'content-type': 'application/json', 'x-sms-secret': SECRET },
+      payload: JSON.stringify({ from: '+1 312-555-0110', body: '  Stop ' }),
+    });
+    expect(reply.json()).toEqual({ received: true, opted_out: true, agents: 1 });
+    await dispatcherAt('2027-01-16T15:00:00Z').runOnce();
+    expect(await texts(res.json().lead_id)).toEqual([expect.objectContaining({ status: 'suppressed' })]);
+    const optOut = (await history(res.json().lead_id)).find((h) => h.event === 'sms_opt_out');
+    expect(optOut?.details).toEqual({ phone: '3125550110', keyword: 'STOP' });
+  });
+
+  it.each(['STOPALL', 'unsubscribe', ' Cancel ', 'END', 'quit', 'Revoke', 'opt out', 'OPT   OUT'])(
+    'When the reply is %j, then it is an opt-out',
+    async (word) => {
+      const src = await source();
+      const res = await deliver(t.app, src.token, {
+        name: 'Word Will',
+        phone: '3125550111',
+        state: 'IL',
+        sms_consent: true,
+      });
+      await dispatcherAt(new Date()).runOnce();
+      const reply = await t.app.inject({
+        method: 'POST',
+        url: `/v1/sms/inbound?secret=${SECRET}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ From: '+13125550111', Body: word }).toString(),
+      });
+      expect(reply.json().opted_out).toBe(true);
+      expect(res.statusCode).toBe(200);
+    },
+  );
+
+  it('When a reply is not an opt-out word, or the webhook is not authenticated, then nothing is opted out', async () => {
+    const post = (headers: Record<string, string>, body: object) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/sms/inbound',
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify(body),
+      });
+    expect(
+      (
+        await post(
+          { 'x-sms-secret': SECRET },
+          { from: '+13125550112', body: 'stop calling me at work please' },
+        )
+      ).json(),
+    ).toEqual({ received: true, opted_out: false });
+    expect((await post({ 'x-sms-secret': 'wrong' }, { from: '+13125550112', body: 'STOP' })).statusCode).toBe(
+      401,
+    );
+    expect((await post({}, { from: '+13125550112', body: 'STOP' })).statusCode).toBe(401);
+  });
+
+  it('When Twilio signs the inbound webhook, then its signature is accepted', async () => {
+    const params = { From: '+13125550113', Body: 'STOP', To: TWILIO.from };
+    const url = 'http://127.0.0.1:3000/v1/sms/inbound';
+    const data = Object.keys(params)
+      .sort()
+      .reduce((acc, k) => acc + k + params[k as keyof typeof params], url);
+    const signature = createHmac('sha1', TWILIO.authToken).update(data).digest('base64');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sms/inbound',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+      payload: new URLSearchParams(params).toString(),
+    });
+    expect(res.statusCode).toBe(200);
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sms/inbound',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' },
+      payload: new URLSearchParams(params).toString(),
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+});
+
+describe('speed to lead: SMS providers', () => {
+  it('When the provider is Twilio, then its Messages API gets the text with the account’s credentials', async () => {
+    const src = await source();
+    const twilio = createSmsProvider({
+      provider: 'twilio',
+      twilio: { ...TWILIO, baseUrl: receiver.url },
+      timeoutMs: 5_000,
+    });
+    const res = await deliver(t.app, src.token, {
+      first_name: 'Tilly',
+      phone: '3125550114',
+      state: 'IL',
+      sms_consent: true,
+    });
+    await dispatcherAt(new Date(), twilio).runOnce();
+    const call = receiver.received.find(
+      (r) => r.path === `/2010-04-01/Accounts/${TWILIO.accountSid}/Messages.json`,
+    );
+    expect(call?.headers.authorization).toBe(
+      `Basic ${Buffer.from(`${TWILIO.accountSid}:${TWILIO.authToken}`).toString('base64')}`,
+    );
+    const form = new URLSearchParams(call?.body);
+    expect({ To: form.get('To'), From: form.get('From') }).toEqual({ To: '+13125550114', From: TWILIO.from });
+    expect(form.get('Body')).toContain('Hi Tilly');
+    expect(await texts(res.json().lead_id)).toEqual([
+      expect.objectContaining({ status: 'sent', provider: 'twilio' }),
+    ]);
+  });
+
+  it('When the provider is a webhook, then it gets {to, body, lead_id}', async () => {
+    const src = await source();
+    const http = createSmsProvider({
+      provider: 'http',
+      webhookUrl: `${receiver.url}/sms-out`,
+      timeoutMs: 5_000,
+    });
+    const res = await deliver(t.app, src.token, {
+      first_name: 'Hattie',
+      phone: '3125550115',
+      state: 'IL',
+      sms_consent: true,
+    });
+    await dispatcherAt(new Date(), http).runOnce();
+    const call = receiver.received.find((r) => r.path === '/sms-out');
+    expect(JSON.parse(call?.body ?? '{}')).toMatchObject({
+      to: '+13125550115',
+      lead_id: res.json().lead_id,
+      body: expect.stringContaining('Hi Hattie'),
+    });
+  });
+
+  it('When a Listen sample or a refused delivery comes in, then no call task and no text', async () => {
+    const src = await source();
+    await deliver(t.app, src.token, {
+      name: 'Listen Lou',
+      phone: '3125550116',
+      sms_consent: true,
+      listen: true,
+    });
+    await deliver(t.app, src.token, { phone: '3125550117', sms_consent: true });
+    await dispatcherAt(new Date()).runOnce();
+    expect((await admin(`/agents/${src.agent_id}/dial-queue`)).json().tasks).toEqual([]);
+    const { rows } = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM sms_messages WHERE agent_id = $1',
+      [src.agent_id],
+    );
+    expect(rows[0]?.n).toBe(0);
+  });
+});
