@@ -249,6 +249,39 @@ describe('webhooks: partner sync and analytics', () => {
   });
 });
 
+describe('Listen mode shows what would have fired', () => {
+  it('When a sample is sent, then it lists create or merge, the call task, the text and the destinations that would get each event', async () => {
+    const src = await sourceWith('partner_sync', '/preview', ['lead.created', 'appointment.booked']);
+    const lead = { name: 'Preview Pam', phone: '2145550310', state: 'TX', sms_consent: true };
+    await deliver(t.app, src.token, { ...lead, listen: true });
+    const live = await deliver(t.app, src.token, { name: 'Preview Pam', phone: '2145550310' });
+    await deliver(t.app, src.token, { ...lead, scheduled_at: '2027-05-03T15:00:00Z', listen: true });
+    const samples = (await admin('GET', `/sources/${src.source_id}/samples`)).json().samples as Array<{
+      would_fire: Record<string, unknown>;
+    }>;
+    const [merge, create] = samples;
+    expect(create?.would_fire).toMatchObject({
+      outcome: 'create',
+      lead_id: null,
+      events: ['lead.created'],
+      call_task: true,
+      text: { send_at: expect.any(String), body: expect.stringContaining('Preview') },
+      destinations: [
+        { destination_id: src.destination.destination_id, kind: 'partner_sync', events: ['lead.created'] },
+      ],
+    });
+    expect(merge?.would_fire).toMatchObject({
+      outcome: 'merge',
+      lead_id: live.json().lead_id,
+      events: ['lead.updated', 'appointment.booked'],
+      call_task: false,
+      destinations: [{ events: ['appointment.booked'] }],
+    });
+    await settle(dispatcher());
+    expect(at('/preview').map((r) => JSON.parse(r.body).type)).toEqual(['lead.created']);
+  });
+});
+
 describe('webhooks: destinations on private networks', () => {
   let strict: TestApp;
   beforeAll(async () => {

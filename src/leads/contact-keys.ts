@@ -50,6 +50,24 @@ export async function claimContactKeys(
   return [...new Set(owners.map((o) => o.lead_id))];
 }
 
+/** The lead these keys name now, read only (the email's owner first): what a Listen preview shows. */
+export async function findContact(
+  tx: Queryable,
+  agentId: string,
+  keys: ContactKey[],
+): Promise<string | null> {
+  let found: string | null = null;
+  for (const key of keys) {
+    const { rows } = await tx.query<{ lead_id: string }>(
+      'SELECT lead_id FROM lead_contacts WHERE agent_id = $1 AND kind = $2 AND value = $3',
+      [agentId, key.kind, key.value],
+    );
+    const owner = rows[0]?.lead_id;
+    if (owner && (key.kind === 'email' || found === null)) found = owner;
+  }
+  return found;
+}
+
 /** The keys claimed for a lead that turned out to exist already are moved to that lead. */
 export async function moveContactKeys(
   tx: Queryable,

@@ -12,13 +12,16 @@ export interface NewListenSample {
   custom_fields: JsonObject;
   warnings: FieldWarning[];
   error_code: string | null;
+  /** What a live delivery would have triggered (automations, destinations, create or merge). */
+  would_fire?: JsonObject | null;
 }
 
 export async function insertListenSample(db: Queryable, s: NewListenSample): Promise<string> {
   const sampleId = randomUUID();
   await db.query(
-    `INSERT INTO listen_samples (agent_id, sample_id, source_id, body, mapped, custom_fields, warnings, error_code)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `INSERT INTO listen_samples (agent_id, sample_id, source_id, body, mapped, custom_fields, warnings, error_code,
+                                 would_fire)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
     [
       s.agent_id,
       sampleId,
@@ -28,6 +31,7 @@ export async function insertListenSample(db: Queryable, s: NewListenSample): Pro
       JSON.stringify(s.custom_fields),
       JSON.stringify(s.warnings),
       s.error_code,
+      s.would_fire ? JSON.stringify(s.would_fire) : null,
     ],
   );
   return sampleId;
@@ -42,6 +46,7 @@ export interface SampleView {
   custom_fields: unknown;
   warnings: unknown;
   error_code: string | null;
+  would_fire: unknown;
 }
 
 /** The newest Listen samples of one source. */
@@ -51,7 +56,7 @@ export async function listSamples(
   limit: number = LIMITS.samplesListed,
 ): Promise<SampleView[]> {
   const { rows } = await db.query<SampleView & { received_at: Date | string }>(
-    `SELECT sample_id, received_at, body, mapped, custom_fields, warnings, error_code
+    `SELECT sample_id, received_at, body, mapped, custom_fields, warnings, error_code, would_fire
        FROM listen_samples WHERE agent_id = $1 AND source_id = $2
       ORDER BY received_at DESC, sample_id DESC LIMIT $3`,
     [source.agent_id, source.source_id, limit],

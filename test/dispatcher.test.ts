@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimDueDeliveries } from '../src/automations/delivery-repository.ts';
+import { createDispatcher } from '../src/automations/dispatcher.ts';
+import type { AutomationConfig } from '../src/config.ts';
+import { createDb, type Database } from '../src/db/index.ts';
+import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { countRows, deliver } from './support/deliver.ts';
+import { TEST_DATABASE_URL } from './support/db.ts';
+import { startReceiver } from './support/receiver.ts';
+
+const config = (retrySchedule: number[]): AutomationConfig => ({
+  dispatcherInServe: false,
+  retrySchedule,
+  allowPrivateDestinations: true,
+  sms: { provider: 'recorder' },
+});
+const quiet = { info: () => undefined, warn: () => undefined };
+
+async function withDestination(t: TestApp, url: string) {
+  const src = await seedSource(t.db, `Dispatch Agent ${Math.random()}`);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/v1/admin/sources/${src.source_id}/destinations`,
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    payload: JSON.stringify({ kind: 'partner_sync', url }),
+  });
+  return { ...src, destination_id: (res.json() as { destination_id: string }).destination_id };
+}
+
+describe('dispatcher: a worker that dies mid-delivery', () => {
+  let t: TestApp;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('When a worker took deliveries and died, then another sends them once its lease runs out, each once', async () => {
+    const src = await withDestination(t, `${receiver.url}/lease`);
+    await deliver(t.app, src.token, { name: 'Lease Lena', phone: '2145550501' });
+    const survivor = createDispatcher(t.db, config([0, 10]), quiet, { leaseMs: 60 });
+    await survivor.runOnce(); // fans out; sends too, unless another holds it
+    await t.db.query(
+      "UPDATE webhook_deliveries SET status = 'pending', attempts = 0 WHERE destination_id = $1",
+      [src.destination_id],
+    );
+    receiver.received.length = 0;
+
+    const taken = await claimDueDeliveries(t.db, 10, 60); // the worker that will die
+    expect(taken).toHaveLength(1);
+    await survivor.runOnce();
+    expect(receiver.received).toHaveLength(0); // still leased to the dead worker
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await survivor.runOnce();
+    expect(receiver.received).toHaveLength(1);
+    expect(
+      await countRows(t.db, 'webhook_deliveries', "destination_id = $1 AND status = 'delivered'", [
+        src.destination_id,
+      ]),
+    ).toBe(1);
+  });
+});
+
+describe.runIf(TEST_DATABASE_URL)('dispatcher: two workers on one PostgreSQL', () => {
+  let t: TestApp;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  const pools: Database[] = [];
+  beforeAll(async () => {
+    t = await createTestApp();
+    // A receiver that is slow and fails one answer in ten: retries and waiting lead events overlap.
+    receiver = await startReceiver((_r, i) => (i % 10 === 3 ? 500 : 200), { delayMs: 5 });
+  });
+  afterAll(async () => {
+    await t.close();
+    await Promise.all(pools.map((p) => p.close()));
+    await receiver.close();
+  });
+
+  it('When two workers share 500 events, then each event reaches the destination once, never twice at the same time, and each lead’s events in order', async () => {
+    const src = await withDestination(t, `${receiver.url}/two-workers`);
+    for (let i = 0; i < 250; i++) {
+      const lead = { name: `Worker Lead ${i}`, phone: `21455${String(60000 + i)}` };
+      await deliver(t.app, src.token, lead);
+      await deliver(t.app, src.token, { ...lead, city: 'Austin' });
+    }
+    const workers = [0, 1].map(async () => {
+      const db = await createDb({ databaseUrl: t.testDb.url });
+      pools.push(db);
+      const d = createDispatcher(db, config([0, 20, 20, 20, 20, 20]), quiet);
+      d.start();
+      return d;
+    });
+    const started = await Promise.all(workers);
+    const deadline = Date.now() + 60_000;
+    while (
+      (await countRows(t.db, 'webhook_deliveries', "destination_id = $1 AND status = 'delivered'", [
+        src.destination_id,
+      ])) < 500
+    ) {
+      if (Date.now() > deadline) throw new Error('not all delivered in time');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await Promise.all(started.map((d) => d.stop()));
+
+    const ok = receiver.received.filter((r, i) => i % 10 !== 3);
+    const ids = ok.map((r) => String(r.headers['webhook-id']));
+    expect(new Set(ids).size).toBe(500);
+    expect(ids).toHaveLength(500);
+    expect(receiver.overlaps()).toBe(0);
+    const seen = new Map<string, string[]>();
+    for (const r of ok) {
+      const body = JSON.parse(r.body) as { type: string; data: { lead_id: string } };
+      seen.set(body.data.lead_id, [...(seen.get(body.data.lead_id) ?? []), body.type]);
+    }
+    for (const types of seen.values()) expect(types).toEqual(['lead.created', 'lead.updated']);
+  }, 120_000);
+});
