@@ -3,12 +3,15 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin/deps.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerInboundSms } from './automations/inbound-sms-route.ts';
+import { queueStats } from './automations/queue-stats.ts';
 import type { AutomationConfig } from './config.ts';
 import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
 import { installAvailability, type Lifecycle } from './http/availability.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { loggerOptions } from './http/logging.ts';
+import { registerMetrics } from './http/metrics-route.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { registerOpenApiRoute } from './openapi/route.ts';
 
 export interface AppDeps extends GatewayDeps, AdminDeps {
@@ -21,6 +24,8 @@ export interface AppDeps extends GatewayDeps, AdminDeps {
   maxEventLoopDelayMs?: number;
   /** The SMS provider's settings, for its inbound-message webhook (none: that webhook refuses all). */
   sms?: AutomationConfig['sms'];
+  /** The process's metrics (the server shares them with its dispatcher); created when absent. */
+  metrics?: Metrics;
 }
 
 /** Builds the HTTP app without listening: the server and the tests both use it. */
@@ -40,11 +45,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   const lifecycle = deps.lifecycle ?? { closing: false };
+  const metrics = deps.metrics ?? createMetrics(() => queueStats(deps.db));
+  registerMetrics(app, metrics);
   installErrorHandling(app);
   await installAvailability(app, { lifecycle, maxEventLoopDelayMs: deps.maxEventLoopDelayMs });
   registerHealthRoutes(app, { db: deps.db, lifecycle });
   registerOpenApiRoute(app);
-  await app.register(async (scope) => registerGatewayRoutes(scope, deps));
+  await app.register(async (scope) => registerGatewayRoutes(scope, { ...deps, metrics }));
   await app.register(async (scope) => registerAdminRoutes(scope, deps), { prefix: '/v1/admin' });
   const sms = deps.sms ?? { provider: 'recorder' as const };
   await app.register(async (scope) =>

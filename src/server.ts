@@ -11,6 +11,8 @@ import { migrate } from './db/migrate.ts';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.ts';
 import { ensureDemoSource, type DemoSource } from './admin/demo.ts';
 import { createDispatcher } from './automations/dispatcher.ts';
+import { queueStats } from './automations/queue-stats.ts';
+import { createMetrics } from './metrics/metrics.ts';
 import { purgeExpiredKeys } from './idempotency/key-store.ts';
 import { GATEWAY_PATH } from './gateway/routes.ts';
 
@@ -95,6 +97,7 @@ export async function startServer(
     lock?.release();
   };
   const lifecycle = { closing: false };
+  const metrics = createMetrics(() => queueStats(db));
   let app: FastifyInstance;
   try {
     await whenDatabaseAnswers(() => migrate(db));
@@ -102,6 +105,7 @@ export async function startServer(
     const demo = config.createDemo ? await whenDatabaseAnswers(() => ensureDemoSource(db)) : null;
     app = await buildApp({
       db,
+      metrics,
       adminApiKey: admin.key,
       publicBaseUrl: config.publicBaseUrl,
       rateLimit: config.rateLimit,
@@ -126,7 +130,7 @@ export async function startServer(
     );
   }, LIMITS.idempotencyPurgeMs);
   purge.unref();
-  const dispatcher = createDispatcher(db, config.automations, app.log);
+  const dispatcher = createDispatcher(db, config.automations, app.log, { metrics });
   if (config.automations.dispatcherInServe) dispatcher.start();
 
   let stopping: Promise<void> | undefined;

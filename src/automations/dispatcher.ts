@@ -2,6 +2,7 @@ import type { AutomationConfig } from '../config.ts';
 import { LIMITS } from '../config.ts';
 import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { fanOut } from './fan-out.ts';
 import { sendDueTexts, type TextRound } from './send-texts.ts';
 import { sendDueWebhooks, type WebhookRound } from './send-webhooks.ts';
@@ -36,7 +37,7 @@ export function createDispatcher(
   db: Database,
   config: AutomationConfig,
   log: Log,
-  opts: { now?: () => Date; sms?: SmsProvider; leaseMs?: number } = {},
+  opts: { now?: () => Date; sms?: SmsProvider; leaseMs?: number; metrics?: Metrics } = {},
 ): Dispatcher {
   const now = opts.now ?? (() => new Date());
   const sms = opts.sms ?? createSmsProvider({ ...config.sms, timeoutMs: LIMITS.outboundTimeoutMs });
@@ -62,6 +63,10 @@ export function createDispatcher(
       leaseMs: webhooks.leaseMs,
     });
     const round = { dispatched, ...sent, texts };
+    for (const outcome of ['delivered', 'failed', 'dead', 'gone'] as const)
+      opts.metrics?.webhooks.inc({ outcome }, sent[outcome]);
+    for (const outcome of ['sent', 'failed', 'suppressed', 'deferred'] as const)
+      opts.metrics?.texts.inc({ outcome }, texts[outcome]);
     if (dispatched + sent.delivered + sent.failed + sent.dead + sent.gone + texts.sent + texts.failed > 0) {
       log.info({ dispatcher: round }, 'dispatcher round');
     }

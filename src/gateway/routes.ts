@@ -3,6 +3,7 @@ import { LIMITS } from '../config.ts';
 import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import { ERRORS } from '../errors.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { authenticate } from './authenticate.ts';
 import { deliver } from './deliver.ts';
@@ -14,6 +15,7 @@ export const GATEWAY_PATH = '/v1/inbound-lead-gateway';
 export interface GatewayDeps {
   db: Database;
   rateLimit: { rps: number; burst: number };
+  metrics?: Metrics;
 }
 
 declare module 'fastify' {
@@ -33,7 +35,9 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
     done(null, body),
   );
   // What Fastify itself refuses (the body reader) or a fault nobody expected: answered the same way.
-  app.setErrorHandler((err: FastifyError, request, reply) => send(request, reply, failure(err)));
+  app.setErrorHandler((err: FastifyError, request, reply) =>
+    send(request, reply, failure(err), deps.metrics),
+  );
   const limiter = createRateLimiter(deps.rateLimit);
   const otherMethods = app.supportedMethods.filter((m) => m !== 'POST') as HTTPMethods[];
 
@@ -43,22 +47,22 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
       path: params && 'token' in params ? (params.token ?? '') : undefined,
       header: request.headers['x-source-token'],
     });
-    if (auth.kind === 'rejected') return send(request, reply, auth);
+    if (auth.kind === 'rejected') return send(request, reply, auth, deps.metrics);
     request.source = auth.source;
   };
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const source = request.source;
-    if (!source) return send(request, reply, rejected('MISSING_SOURCE_TOKEN'));
+    if (!source) return send(request, reply, rejected('MISSING_SOURCE_TOKEN'), deps.metrics);
     const result = await deliver(deps.db, source, {
       rawBody: request.body as Buffer | undefined,
       contentType: request.headers['content-type'],
       idempotencyHeader: request.headers['idempotency-key'],
       signatureHeader: request.headers['calendly-webhook-signature'],
     });
-    return send(request, reply, result);
+    return send(request, reply, result, deps.metrics);
   };
   const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) =>
-    send(request, reply, rejected('METHOD_NOT_ALLOWED'));
+    send(request, reply, rejected('METHOD_NOT_ALLOWED'), deps.metrics);
 
   for (const url of [GATEWAY_PATH, `${GATEWAY_PATH}/v/:token`, `${GATEWAY_PATH}/v/`]) {
     app.route({ method: 'POST', url, bodyLimit: LIMITS.maxBodyBytes, onRequest, handler });
@@ -78,8 +82,15 @@ function failure(err: FastifyError): Rejected {
   return rejected('SERVER_ERROR', undefined, { cause: err });
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, result: DeliveryResult): FastifyReply {
+function send(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: DeliveryResult,
+  metrics?: Metrics,
+): FastifyReply {
   logResult(request, result);
+  metrics?.deliveries.inc({ outcome: result.kind, code: result.kind === 'rejected' ? result.code : '' });
+  if (result.kind === 'created' || result.kind === 'merged') metrics?.leads.inc({ outcome: result.kind });
   const answer = toAnswer(result);
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }

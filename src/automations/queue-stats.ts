@@ -1,0 +1,18 @@
+import type { Queryable } from '../db/index.ts';
+
+/** The dispatcher's backlog, for the metrics: one statement. */
+export async function queueStats(db: Queryable) {
+  const { rows } = await db.query<{ depth: number; lag: number | null; pending: number; dead: number }>(
+    `SELECT (SELECT count(*)::int FROM outbox WHERE dispatched_at IS NULL) AS depth,
+            (SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 FROM outbox WHERE dispatched_at IS NULL) AS lag,
+            (SELECT count(*)::int FROM webhook_deliveries WHERE status IN ('pending', 'sending')) AS pending,
+            (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'dead') AS dead`,
+  );
+  const r = rows[0];
+  return {
+    outboxDepth: r?.depth ?? 0,
+    outboxLagSeconds: r?.lag ?? 0,
+    webhooksPending: r?.pending ?? 0,
+    deadLetters: r?.dead ?? 0,
+  };
+}

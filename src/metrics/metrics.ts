@@ -1,0 +1,91 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the dispatcher's queues look like now, read when Prometheus scrapes. */
+export interface QueueStats {
+  /** Outbox messages not yet dispatched, and the age of the oldest in seconds. */
+  outboxDepth: number;
+  outboxLagSeconds: number;
+  /** Webhook deliveries pending or being sent, and dead ones (the retry budget spent). */
+  webhooksPending: number;
+  deadLetters: number;
+}
+
+/** The process's Prometheus metrics, served at `GET /metrics` (docs/admin-api.md, "Metrics"). */
+export interface Metrics {
+  registry: Registry;
+  /** Every gateway answer, by outcome (created, merged, replayed, listened, no_show, ignored, rejected) and error code. */
+  deliveries: Counter<'outcome' | 'code'>;
+  /** Leads written, by outcome: created or merged. */
+  leads: Counter<'outcome'>;
+  /** Webhook attempts, by outcome: delivered, failed, dead, gone. */
+  webhooks: Counter<'outcome'>;
+  /** Texts, by outcome: sent, failed, suppressed, deferred. */
+  texts: Counter<'outcome'>;
+  requestDuration: Histogram<'method' | 'route' | 'status'>;
+}
+
+export function createMetrics(queue?: () => Promise<QueueStats>): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'leadgate_' });
+  const registers = [registry];
+  if (queue) {
+    // One read per scrape fills all four gauges.
+    let pending: Promise<QueueStats> | null = null;
+    const read = () => (pending ??= queue().finally(() => setTimeout(() => (pending = null), 0)));
+    const gauge = (name: string, help: string, pick: (s: QueueStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          this.set(pick(await read()));
+        },
+      });
+    gauge('leadgate_outbox_depth', 'Outbox messages not yet dispatched', (s) => s.outboxDepth);
+    gauge(
+      'leadgate_outbox_lag_seconds',
+      'Age of the oldest outbox message not yet dispatched',
+      (s) => s.outboxLagSeconds,
+    );
+    gauge(
+      'leadgate_webhooks_pending',
+      'Webhook deliveries waiting to be sent or retried',
+      (s) => s.webhooksPending,
+    );
+    gauge('leadgate_dead_letters', 'Webhook deliveries whose retry budget is spent', (s) => s.deadLetters);
+  }
+  return {
+    registry,
+    deliveries: new Counter({
+      name: 'leadgate_deliveries_total',
+      help: 'Gateway answers by outcome and error code',
+      labelNames: ['outcome', 'code'],
+      registers,
+    }),
+    leads: new Counter({
+      name: 'leadgate_leads_total',
+      help: 'Leads written by outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    webhooks: new Counter({
+      name: 'leadgate_webhook_attempts_total',
+      help: 'Webhook attempts by outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    texts: new Counter({
+      name: 'leadgate_texts_total',
+      help: 'Texts by outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    requestDuration: new Histogram({
+      name: 'leadgate_http_request_duration_seconds',
+      help: 'HTTP request latency',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    }),
+  };
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../src/automations/dispatcher.ts';
+import { queueStats } from '../src/automations/queue-stats.ts';
+import { createMetrics } from '../src/metrics/metrics.ts';
+import { buildApp } from '../src/app.ts';
+import type { FastifyInstance } from 'fastify';
+import { ADMIN_KEY, seedSource } from './support/app.ts';
+import { createTestDb, type TestDb } from './support/db.ts';
+import { deliver } from './support/deliver.ts';
+import { startReceiver } from './support/receiver.ts';
+
+let testDb: TestDb;
+let app: FastifyInstance;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+const metrics = () => app.inject({ method: 'GET', url: '/metrics' }).then((r) => r.body);
+const value = (text: string, series: string) =>
+  Number(new RegExp(`^${series.replace(/[{}"()[\]]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+
+let shared: ReturnType<typeof createMetrics>;
+beforeAll(async () => {
+  testDb = await createTestDb();
+  shared = createMetrics(() => queueStats(testDb.db));
+  app = await buildApp({
+    db: testDb.db,
+    adminApiKey: ADMIN_KEY,
+    publicBaseUrl: 'http://127.0.0.1:3000/v1',
+    rateLimit: { rps: 0, burst: 1 },
+    logLevel: 'silent',
+    metrics: shared,
+    allowPrivateDestinations: true,
+  });
+  receiver = await startReceiver((r) => (r.path === '/dead' ? 500 : 200));
+});
+afterAll(async () => {
+  await app.close();
+  await receiver.close();
+  await testDb.cleanup();
+});
+
+describe('GET /metrics', () => {
+  it('When deliveries come in and the dispatcher runs, then the counters, the latency histogram and the queue gauges say so', async () => {
+    const src = await seedSource(testDb.db);
+    await app.inject({
+      method: 'POST',
+      url: `/v1/admin/sources/${src.source_id}/destinations`,
+      headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ kind: 'partner_sync', url: `${receiver.url}/dead` }),
+    });
+    await deliver(app, src.token, { name: 'Metric Mia', phone: '2145550601' });
+    await deliver(app, src.token, { name: 'Metric Mia', phone: '2145550601', city: 'Austin' });
+    await deliver(app, src.token, { phone: '2145550602' });
+
+    let text = await metrics();
+    expect(value(text, 'leadgate_deliveries_total{outcome="created",code=""}')).toBe(1);
+    expect(value(text, 'leadgate_deliveries_total{outcome="merged",code=""}')).toBe(1);
+    expect(value(text, 'leadgate_deliveries_total{outcome="rejected",code="MISSING_NAME"}')).toBe(1);
+    expect(value(text, 'leadgate_leads_total{outcome="created"}')).toBe(1);
+    expect(value(text, 'leadgate_outbox_depth')).toBe(2);
+    expect(value(text, 'leadgate_outbox_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(
+      value(
+        text,
+        'leadgate_http_request_duration_seconds_count{method="POST",route="/v1/inbound-lead-gateway",status="200"}',
+      ),
+    ).toBe(2);
+
+    const quiet = { info: () => undefined, warn: () => undefined };
+    const config = {
+      dispatcherInServe: false,
+      retrySchedule: [0],
+      allowPrivateDestinations: true,
+      sms: { provider: 'recorder' as const },
+    };
+    const dispatcher = createDispatcher(testDb.db, config, quiet, { metrics: shared });
+    await dispatcher.runOnce(); // the lead's second event waits until its first is settled
+    await dispatcher.runOnce();
+    text = await metrics();
+    expect(value(text, 'leadgate_outbox_depth')).toBe(0);
+    expect(value(text, 'leadgate_dead_letters')).toBe(2);
+    expect(value(text, 'leadgate_webhook_attempts_total{outcome="dead"}')).toBe(2);
+    expect(text).not.toContain(src.token);
+  });
+});
