@@ -246,6 +246,54 @@ describe('leads, agenda and samples', () => {
   });
 });
 
+describe('automations', () => {
+  it('when a destination is added, listed and removed, then each step prints its result; the secret only once', async () => {
+    const s = await seedSource(t.db, 'CLI Hooks');
+    const added = await leadgate([
+      'destinations',
+      'add',
+      '--source',
+      s.source_id,
+      '--url',
+      'https://hooks.example.com/x',
+      '--events',
+      'lead.created,appointment.booked',
+      '--json',
+    ]);
+    expect(added.code).toBe(0);
+    const destination = JSON.parse(added.out) as { destination_id: string; secret: string; events: string[] };
+    expect(destination.secret).toMatch(/^whsec_/);
+    expect(destination.events).toEqual(['lead.created', 'appointment.booked']);
+    const listed = await leadgate(['destinations', 'list', '--source', s.source_id]);
+    expect(listed.out).toMatch(/^DESTINATION_ID\s+KIND\s+ACTIVE\s+EVENTS\s+URL$/m);
+    expect(listed.out).toContain('https://hooks.example.com/x');
+    expect(listed.out).not.toContain(destination.secret);
+    expect((await leadgate(['destinations', 'remove', destination.destination_id])).out).toContain('removed');
+    expect((await leadgate(['destinations', 'list', '--source', s.source_id])).out).toContain(
+      'No destinations.',
+    );
+  });
+
+  it('when `deliveries list`, `dial-queue` and `sms-template` run, then they print the agent’s queues and template', async () => {
+    const s = await seedSource(t.db, 'CLI Queues');
+    expect((await leadgate(['deliveries', 'list', '--agent', s.agent_id])).out).toContain('No deliveries.');
+    expect((await leadgate(['deliveries', 'list', '--agent', s.agent_id, '--status', 'nope'])).err).toContain(
+      'VALIDATION_ERROR',
+    );
+    expect((await leadgate(['dial-queue', '--agent', s.agent_id])).out).toContain('No calls waiting.');
+    const set = await leadgate([
+      'sms-template',
+      '--agent',
+      s.agent_id,
+      'Hi {first_name}, {agent_name} here.',
+      '--json',
+    ]);
+    expect(JSON.parse(set.out).sms_template).toBe('Hi {first_name}, {agent_name} here.');
+    const reset = await leadgate(['sms-template', '--agent', s.agent_id, '--reset', '--json']);
+    expect(JSON.parse(reset.out).sms_template).toBeNull();
+  });
+});
+
 describe('errors', () => {
   it('when a lead does not exist, then the error code is printed to stderr and the exit code is 1', async () => {
     const res = await leadgate(['leads', 'show', randomUUID()]);

@@ -20,7 +20,7 @@ export class ApiError extends CliError {
 
 export interface AdminClient {
   readonly baseUrl: string;
-  request<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T>;
+  request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
 }
 
 const DEFAULT_URL = 'http://127.0.0.1:3000';
@@ -34,7 +34,7 @@ export function createAdminClient(env: NodeJS.ProcessEnv): AdminClient {
   let key: string | undefined;
   return {
     baseUrl,
-    async request<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown): Promise<T> {
+    async request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
       key ??= adminKey(env);
       const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';
@@ -56,6 +56,7 @@ export function createAdminClient(env: NodeJS.ProcessEnv): AdminClient {
         );
       }
       const text = await res.text();
+      if (res.status === 204) return undefined as T;
       const parsed = parseJson(text);
       if (!res.ok) throw toApiError(res.status, parsed, text);
       if (parsed === undefined)

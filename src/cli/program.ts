@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { createAdminClient, CliError, type AdminClient } from './api-client.ts';
 import { addAgentCommands } from './commands/agents.ts';
+import { addAutomationCommands } from './commands/automations.ts';
 import { addLeadCommands } from './commands/leads.ts';
 import { addSourceCommands } from './commands/sources.ts';
 import { addViewCommands } from './commands/views.ts';
@@ -22,6 +23,7 @@ export function buildProgram(io: CliIo): Command {
   addSourceCommands(program, ctx);
   addLeadCommands(program, ctx);
   addViewCommands(program, ctx);
+  addAutomationCommands(program, ctx);
   return program;
 }
 

@@ -1,0 +1,183 @@
+import type { Command } from 'commander';
+import type { CommandContext, JsonOpt } from '../io.ts';
+import { queryString, segment } from '../io.ts';
+import { keyValues, show, table, type Row } from '../output.ts';
+
+/** Outbound destinations, webhook deliveries, the dial queue and an agent's text template. */
+export function addAutomationCommands(program: Command, ctx: CommandContext): void {
+  const destinations = program
+    .command('destinations')
+    .description('where a source’s events are sent (partner sync, analytics)');
+  addDestination(destinations, ctx);
+  listDestinations(destinations, ctx);
+  removeDestination(destinations, ctx);
+  const deliveries = program.command('deliveries').description('webhook deliveries to destinations');
+  listDeliveries(deliveries, ctx);
+  retryDelivery(deliveries, ctx);
+  dialQueue(program, ctx);
+  smsTemplate(program, ctx);
+}
+
+function addDestination(destinations: Command, ctx: CommandContext): void {
+  destinations
+    .command('add')
+    .description('send a source’s events to URL, signed; prints the signing secret once')
+    .requiredOption('--source <source_id>', 'the lead source')
+    .requiredOption('--url <url>', 'the receiver’s https URL')
+    .option('--kind <kind>', 'partner_sync or analytics', 'partner_sync')
+    .option('--events <topics>', 'comma-separated topics (default: all)')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { source: string; url: string; kind: string; events?: string }) => {
+      const body = {
+        kind: opts.kind,
+        url: opts.url,
+        ...(opts.events ? { events: opts.events.split(',').map((e) => e.trim()) } : {}),
+      };
+      const destination = await ctx
+        .client()
+        .request<Row>('POST', `/sources/${segment(opts.source)}/destinations`, body);
+      ctx.print(opts, destination, () =>
+        [
+          keyValues(destination),
+          '',
+          'Keep the secret now: receivers verify signatures with it; it is not shown again.',
+        ].join('\n'),
+      );
+    });
+}
+
+function listDestinations(destinations: Command, ctx: CommandContext): void {
+  destinations
+    .command('list')
+    .description('a source’s destinations')
+    .requiredOption('--source <source_id>', 'the lead source')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { source: string }) => {
+      const data = await ctx
+        .client()
+        .request<{ destinations: Row[] }>('GET', `/sources/${segment(opts.source)}/destinations`);
+      ctx.print(opts, data, () =>
+        data.destinations.length === 0
+          ? 'No destinations.'
+          : table(
+              ['DESTINATION_ID', 'KIND', 'ACTIVE', 'EVENTS', 'URL'],
+              data.destinations.map((d) =>
+                [
+                  d.destination_id,
+                  d.kind,
+                  d.active ? 'yes' : `no (${show(d.disabled_reason)})`,
+                  d.events ?? 'all',
+                  d.url,
+                ].map(show),
+              ),
+            ),
+      );
+    });
+}
+
+function removeDestination(destinations: Command, ctx: CommandContext): void {
+  destinations
+    .command('remove')
+    .description('stop sending to a destination; its pending deliveries are canceled')
+    .argument('<destination_id>')
+    .option('--json', 'print {"removed": true}')
+    .action(async (destinationId: string, opts: JsonOpt) => {
+      await ctx.client().request('DELETE', `/destinations/${segment(destinationId)}`);
+      ctx.print(opts, { removed: true }, () => `Destination ${destinationId} removed.`);
+    });
+}
+
+function listDeliveries(deliveries: Command, ctx: CommandContext): void {
+  deliveries
+    .command('list')
+    .description('an agent’s webhook deliveries, newest first')
+    .requiredOption('--agent <agent_id>', 'the agent')
+    .option('--status <status>', 'pending, sending, delivered, dead or canceled')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { agent: string; status?: string }) => {
+      const data = await ctx
+        .client()
+        .request<{ deliveries: Row[] }>(
+          'GET',
+          `/agents/${segment(opts.agent)}/deliveries${queryString({ status: opts.status })}`,
+        );
+      ctx.print(opts, data, () =>
+        data.deliveries.length === 0
+          ? 'No deliveries.'
+          : table(
+              ['DELIVERY_ID', 'TOPIC', 'STATUS', 'ATTEMPTS', 'LAST', 'NEXT_ATTEMPT_AT'],
+              data.deliveries.map((d) =>
+                [
+                  d.delivery_id,
+                  d.topic,
+                  d.status,
+                  d.attempts,
+                  d.last_status ?? d.last_error,
+                  d.next_attempt_at,
+                ].map(show),
+              ),
+            ),
+      );
+    });
+}
+
+function retryDelivery(deliveries: Command, ctx: CommandContext): void {
+  deliveries
+    .command('retry')
+    .description('send a delivery again now, with a fresh retry schedule')
+    .argument('<delivery_id>')
+    .option('--json', 'print the API response as JSON')
+    .action(async (deliveryId: string, opts: JsonOpt) => {
+      const delivery = await ctx.client().request<Row>('POST', `/deliveries/${segment(deliveryId)}/retry`);
+      ctx.print(opts, delivery, () => keyValues(delivery));
+    });
+}
+
+function dialQueue(program: Command, ctx: CommandContext): void {
+  program
+    .command('dial-queue')
+    .description('an agent’s open call tasks, oldest first, with each prospect’s local time')
+    .requiredOption('--agent <agent_id>', 'the agent')
+    .option('--json', 'print the API response as JSON')
+    .action(async (opts: JsonOpt & { agent: string }) => {
+      const data = await ctx
+        .client()
+        .request<{ tasks: Row[] }>('GET', `/agents/${segment(opts.agent)}/dial-queue`);
+      ctx.print(opts, data, () =>
+        data.tasks.length === 0
+          ? 'No calls waiting.'
+          : table(
+              ['CREATED_AT', 'LOCAL_TIME', 'NAME', 'PHONE', 'LEAD_ID'],
+              data.tasks.map((task) =>
+                [
+                  task.created_at,
+                  `${show(task.local_time)} ${show(task.timezone)}`,
+                  task.name,
+                  task.phone,
+                  task.lead_id,
+                ].map(show),
+              ),
+            ),
+      );
+    });
+}
+
+function smsTemplate(program: Command, ctx: CommandContext): void {
+  program
+    .command('sms-template')
+    .description(
+      'set the first text new leads get ({agent_name}, {first_name}, {appointment_time}); --reset: the default',
+    )
+    .requiredOption('--agent <agent_id>', 'the agent')
+    .argument('[template]')
+    .option('--reset', 'go back to the default text')
+    .option('--json', 'print the API response as JSON')
+    .action(async (template: string | undefined, opts: JsonOpt & { agent: string; reset?: boolean }) => {
+      const agent = await ctx
+        .client()
+        .request<Row>('PATCH', `/agents/${segment(opts.agent)}`, {
+          sms_template: opts.reset ? null : (template ?? null),
+        });
+      ctx.print(opts, agent, () => keyValues(agent));
+    });
+}
