@@ -460,6 +460,8 @@ describe('samples', () => {
       custom_fields: {},
       warnings: [{ field: 'phone', code: 'INVALID_PHONE', message: 'bad' }],
       error_code: null,
+      // Stored without a preview (as samples from before automations were): listed as null.
+      would_fire: null,
     });
   });
 

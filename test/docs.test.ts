@@ -62,7 +62,8 @@ describe('docs: links', () => {
       const text = readFileSync(join(ROOT, file), 'utf8');
       for (const [, name] of text.matchAll(/`([\w./-]+\.(?:ts|sql))`/g)) {
         if (!name || name.includes('NNNN')) continue;
-        const known = sources.has(name) || sources.has(name.replace(/^\.\//, ''));
+        const bare = name.replace(/^\.\//, '');
+        const known = sources.has(bare) || [...sources].some((path) => path.endsWith(`/${bare}`));
         expect(known, `${file} names ${name}`).toBe(true);
       }
     }

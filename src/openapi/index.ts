@@ -1,6 +1,9 @@
 import { ERRORS, type ErrorCode } from '../errors.ts';
 import { LIMITS } from '../config.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
+import { DELIVERY_STATUSES } from '../automations/delivery-repository.ts';
+import { buildAutomationPaths } from './automation-paths.ts';
+import { buildAutomationSchemas } from './automation-schemas.ts';
 import { buildPaths, errorResponse } from './paths.ts';
 import type { Json } from './json-schema.ts';
 import { buildSchemas, ERROR_CODES } from './schemas.ts';
@@ -66,6 +69,16 @@ const parameters: Record<string, Json> = {
   AgentId: uuidIn('agent_id', 'path', 'The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER.'),
   SourceId: uuidIn('source_id', 'path', 'The lead source. Not a UUID or unknown: 404 SOURCE_NOT_FOUND.'),
   LeadId: uuidIn('lead_id', 'path', 'The lead. Not a UUID or unknown: 404 LEAD_NOT_FOUND.'),
+  DestinationId: uuidIn(
+    'destination_id',
+    'path',
+    'The destination. Not a UUID or unknown: 404 DESTINATION_NOT_FOUND.',
+  ),
+  DeliveryId: uuidIn('delivery_id', 'path', 'The delivery. Not a UUID or unknown: 404 DELIVERY_NOT_FOUND.'),
+  DeliveryStatus: query('status', 'Only deliveries in this status.', {
+    type: 'string',
+    enum: [...DELIVERY_STATUSES],
+  }),
   LeadStatus: query('status', 'Only leads with this status (case-insensitive).', {
     type: 'string',
     enum: [...LEAD_STATUSES],
@@ -105,6 +118,14 @@ const headers: Record<string, Json> = {
   WWWAuthenticate: { description: 'The bearer challenge.', schema: { type: 'string' } },
 };
 
+/** Two path tables into one; a path in both gets the operations of both. */
+function mergePaths(...tables: Array<Record<string, Json>>): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const table of tables)
+    for (const [path, ops] of Object.entries(table)) out[path] = { ...out[path], ...ops };
+  return out;
+}
+
 /** The whole OpenAPI 3.1 document of the gateway, the admin API and the operational endpoints. */
 export function buildOpenApiDocument(): Record<string, unknown> {
   return {
@@ -122,12 +143,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         name: 'Admin',
         description: 'What the agent and the operator call. `Authorization: Bearer <ADMIN_API_KEY>`.',
       },
-      { name: 'Operations', description: 'Health checks.' },
+      { name: 'Automations', description: 'What SMS providers call.' },
+      { name: 'Operations', description: 'Health checks and metrics.' },
       { name: 'Meta', description: 'This document.' },
     ],
-    paths: buildPaths(),
+    paths: mergePaths(buildPaths(), buildAutomationPaths()),
     components: {
-      schemas: buildSchemas(),
+      schemas: { ...buildSchemas(), ...buildAutomationSchemas() },
       securitySchemes: {
         sourceTokenHeader: {
           type: 'apiKey',

@@ -42,7 +42,7 @@ export function errorResponse(code: ErrorCode): Json {
  * The error answers of one operation, grouped by HTTP status: a status with one code refers to that
  * code's reusable response; a status with several lists each code as a named example.
  */
-function errorResponses(codes: ErrorCode[]): Record<string, Json> {
+export function errorResponses(codes: ErrorCode[]): Record<string, Json> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes)
     byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
@@ -68,11 +68,11 @@ function errorResponses(codes: ErrorCode[]): Record<string, Json> {
   return out;
 }
 
-const json = (schema: Json, examples?: Json): Json => ({
+export const json = (schema: Json, examples?: Json): Json => ({
   'application/json': { schema, ...(examples ? { examples } : {}) },
 });
-const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
-const ok = (description: string, schema: string, status = '200'): Record<string, Json> => ({
+export const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+export const ok = (description: string, schema: string, status = '200'): Record<string, Json> => ({
   [status]: { description, content: json(ref(schema)) },
 });
 
@@ -216,17 +216,17 @@ function gatewayOperation(viaPath: boolean): Json {
   };
 }
 
-const AUTH: ErrorCode[] = ['UNAUTHORIZED', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE'];
-const AGENT: ErrorCode[] = [
+export const AUTH: ErrorCode[] = ['UNAUTHORIZED', 'SERVER_ERROR', 'SERVICE_UNAVAILABLE'];
+export const AGENT: ErrorCode[] = [
   ...AUTH,
   'MISSING_AGENT_IDENTIFIER',
   'INVALID_AGENT_IDENTIFIER',
   'AGENT_NOT_FOUND',
 ];
-const SOURCE: ErrorCode[] = [...AUTH, 'MISSING_SOURCE_ID', 'SOURCE_NOT_FOUND'];
-const BODY: ErrorCode[] = ['VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE'];
+export const SOURCE: ErrorCode[] = [...AUTH, 'MISSING_SOURCE_ID', 'SOURCE_NOT_FOUND'];
+export const BODY: ErrorCode[] = ['VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE'];
 
-function adminOperation(
+export function adminOperation(
   operationId: string,
   summary: string,
   opts: { parameters?: string[]; body?: string; responses: Record<string, Json>; errors: ErrorCode[] },
@@ -242,7 +242,7 @@ function adminOperation(
   };
 }
 
-function publicGet(
+export function publicGet(
   operationId: string,
   summary: string,
   responses: Record<string, Json>,

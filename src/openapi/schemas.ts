@@ -178,6 +178,11 @@ const agent: Json = {
     agent_id: uuid,
     name: { type: 'string' },
     timezone: { type: 'string', description: 'IANA timezone (default America/New_York).' },
+    sms_template: {
+      type: ['string', 'null'],
+      description:
+        'The first text new leads get ({agent_name}, {first_name}, {appointment_time}); null: the default.',
+    },
     created_at: dateTime,
   },
 };
@@ -329,6 +334,12 @@ const sample: Json = {
       type: ['string', 'null'],
       enum: [...ERROR_CODES, null],
       description: 'The error a live delivery would get (e.g. MISSING_NAME), else null.',
+    },
+    would_fire: {
+      type: ['object', 'null'],
+      description:
+        'What a live delivery would have triggered: `outcome` (create or merge) and the matched `lead_id`, the `events`, `call_task`, the `text` (its time and body, or why none), and the `destinations` that would get each event.',
+      additionalProperties: true,
     },
   },
 };

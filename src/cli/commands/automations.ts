@@ -173,11 +173,9 @@ function smsTemplate(program: Command, ctx: CommandContext): void {
     .option('--reset', 'go back to the default text')
     .option('--json', 'print the API response as JSON')
     .action(async (template: string | undefined, opts: JsonOpt & { agent: string; reset?: boolean }) => {
-      const agent = await ctx
-        .client()
-        .request<Row>('PATCH', `/agents/${segment(opts.agent)}`, {
-          sms_template: opts.reset ? null : (template ?? null),
-        });
+      const agent = await ctx.client().request<Row>('PATCH', `/agents/${segment(opts.agent)}`, {
+        sms_template: opts.reset ? null : (template ?? null),
+      });
       ctx.print(opts, agent, () => keyValues(agent));
     });
 }
