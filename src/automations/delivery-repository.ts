@@ -76,12 +76,12 @@ export async function claimDueDeliveries(
         FOR UPDATE OF d SKIP LOCKED`,
       [limit],
     );
-    for (const d of rows) {
+    if (rows.length > 0) {
       await tx.query(
-        `UPDATE webhook_deliveries SET status = 'sending', lease_until = now() + make_interval(secs => $3),
+        `UPDATE webhook_deliveries SET status = 'sending', lease_until = now() + make_interval(secs => $2),
                 attempts = attempts + 1, updated_at = now()
-          WHERE agent_id = $1 AND delivery_id = $2`,
-        [d.agent_id, d.delivery_id, leaseMs / 1000],
+          WHERE delivery_id = ANY($1::uuid[])`,
+        [rows.map((d) => d.delivery_id), leaseMs / 1000],
       );
     }
     return rows.map((d) => ({ ...d, attempts: d.attempts + 1 }));

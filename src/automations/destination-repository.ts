@@ -88,7 +88,10 @@ export async function destinationsFor(
 /** A delivery succeeded: the destination is healthy again. */
 export async function markDestinationHealthy(db: Queryable, destinationId: string): Promise<void> {
   await db.query(
-    'UPDATE sync_destinations SET last_success_at = now(), failing_since = NULL WHERE destination_id = $1',
+    // Written at most once a second per destination: concurrent successes need not queue on its row.
+    `UPDATE sync_destinations SET last_success_at = now(), failing_since = NULL
+      WHERE destination_id = $1
+        AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < now() - interval '1 second')`,
     [destinationId],
   );
 }

@@ -9,7 +9,8 @@ import { webhookBody, type LeadSnapshot } from './payloads.ts';
 import { isOptedOut, scheduleText, textsSince } from './sms-repository.ts';
 import { planFollowUp } from './speed-to-lead.ts';
 
-// Any constant: one fan-out at a time per database, so messages are handed on in their order.
+// Any constant, with the schema's name: one fan-out at a time per installation (several may share
+// one database under different schemas), so messages are handed on in their order.
 const FAN_OUT_LOCK = 7_420_003;
 
 interface OutboxRow {
@@ -30,9 +31,10 @@ interface OutboxRow {
  */
 export async function fanOut(db: Database, limit: number, now: Date): Promise<number> {
   return db.withTransaction(async (tx) => {
-    const { rows: lock } = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [
-      FAN_OUT_LOCK,
-    ]);
+    const { rows: lock } = await tx.query<{ ok: boolean }>(
+      'SELECT pg_try_advisory_xact_lock($1, hashtext(current_schema())) AS ok',
+      [FAN_OUT_LOCK],
+    );
     if (!lock[0]?.ok) return 0;
     const { rows } = await tx.query<OutboxRow>(
       `SELECT agent_id, message_id, topic, lead_id, seq, payload, created_at FROM outbox

@@ -42,9 +42,8 @@ export function planFollowUp(i: FollowUpInput): FollowUp {
   if (!i.sms_consent) return skip('no SMS consent');
   if (i.opted_out) return skip('opted out');
   const rule = contactRule(i.state);
+  // One text per number in 24 hours: below every state's daily cap (`maxPer24h`, at least 3).
   if (i.texts_last_24h > 0) return skip('texted in the last 24 hours');
-  if (rule.maxPer24h !== null && i.texts_last_24h >= rule.maxPer24h)
-    return skip('daily cap of the state reached');
   return {
     callTask,
     text: {

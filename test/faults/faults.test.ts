@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '../../src/db/index.ts';
+import { startReceiver } from '../support/receiver.ts';
 import { startCluster, type Cluster } from './cluster.ts';
 import { Gateway } from './gateways.ts';
 import { deliver, newStats, runJobs, type Ack, type SenderStats } from './senders.ts';
@@ -10,7 +11,8 @@ import { deliver, newStats, runJobs, type Ack, type SenderStats } from './sender
 /**
  * The fault suite (`npm run test:faults`): real senders against real gateway processes while the
  * processes are killed with `kill -9` and PostgreSQL is crashed and restarted, then every answer
- * the senders got is checked against the database. Prints one summary line.
+ * the senders got is checked against the database, and every outbox event against what a webhook
+ * receiver got from the processes' dispatchers. Prints one summary line.
  */
 const CONTACTS = Number(process.env.FAULT_CONTACTS ?? 2_000);
 const EMBEDDED_CONTACTS = Number(process.env.FAULT_EMBEDDED_CONTACTS ?? 600);
@@ -67,7 +69,10 @@ function loadJobs(stats: SenderStats, urls: () => string[], token: string, conta
   return jobs;
 }
 
-async function createSource(url: string): Promise<{ agent_id: string; token: string }> {
+async function createSource(
+  url: string,
+  destinationUrl?: string,
+): Promise<{ agent_id: string; token: string }> {
   const post = async (path: string, body: object) => {
     const res = await fetch(`${url}/v1/admin${path}`, {
       method: 'POST',
@@ -79,27 +84,81 @@ async function createSource(url: string): Promise<{ agent_id: string; token: str
   };
   const agent = await post('/agents', { name: 'Fault Agent', timezone: 'America/Chicago' });
   const source = await post(`/agents/${agent.agent_id}/sources`, { name: 'Fault Source' });
+  if (destinationUrl)
+    await post(`/sources/${source.source_id}/destinations`, { kind: 'partner_sync', url: destinationUrl });
   return { agent_id: agent.agent_id ?? '', token: source.token ?? '' };
+}
+
+interface EventVerdict {
+  events: number;
+  undelivered: number;
+  repeats: number;
+  outOfOrder: number;
+}
+
+/**
+ * Waits (up to `timeoutMs`) until the receiver got every outbox event of the agent, then: how many
+ * never arrived, how many arrived more than once (allowed: at least once), and how many leads'
+ * events first arrived out of their order.
+ */
+async function eventVerdict(
+  db: Database,
+  agentId: string,
+  received: () => Array<{ headers: Record<string, unknown> }>,
+  timeoutMs: number,
+): Promise<EventVerdict> {
+  const { rows } = await db.query<{ message_id: string; lead_id: string; seq: string }>(
+    'SELECT message_id, lead_id, seq FROM outbox WHERE agent_id = $1',
+    [agentId],
+  );
+  const ids = () => received().map((r) => String(r.headers['webhook-id']));
+  const deadline = Date.now() + timeoutMs;
+  let missing = rows.length;
+  for (;;) {
+    const got = new Set(ids());
+    missing = rows.filter((m) => !got.has(m.message_id)).length;
+    if (missing === 0 || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const all = ids();
+  const message = new Map(rows.map((m) => [m.message_id, m]));
+  const lastSeq = new Map<string, number>();
+  let outOfOrder = 0;
+  for (const id of new Set(all)) {
+    const m = message.get(id);
+    if (!m) continue;
+    if (Number(m.seq) < (lastSeq.get(m.lead_id) ?? -1)) outOfOrder++;
+    lastSeq.set(m.lead_id, Math.max(Number(m.seq), lastSeq.get(m.lead_id) ?? -1));
+  }
+  return { events: rows.length, undelivered: missing, repeats: all.length - new Set(all).size, outOfOrder };
 }
 
 describe('faults: two gateway processes on PostgreSQL, killed and the database crashed under load', () => {
   let cluster: Cluster | undefined;
   const gateways: Gateway[] = [];
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
 
   afterAll(async () => {
     await Promise.all(gateways.map((g) => g.kill()));
     await cluster?.stop();
+    await receiver?.close();
   });
 
-  it('When each process is killed with kill -9 and PostgreSQL is stopped immediately, twice, then no lead is lost, duplicated or mismatched, no process dies by itself, and each is ready within 5 s of the database', async () => {
+  it('When each process is killed with kill -9 and PostgreSQL is stopped immediately, twice, then no lead is lost, duplicated or mismatched, no process dies by itself, each is ready within 5 s of the database, and every event reaches the webhook receiver in each lead’s order', async () => {
     cluster = await startCluster();
+    receiver = await startReceiver();
     const restarts: number[] = [];
     for (const name of ['gateway-a', 'gateway-b']) {
-      const { gateway, readyMs } = await Gateway.start(name, { DATABASE_URL: cluster.url });
+      const { gateway, readyMs } = await Gateway.start(name, {
+        DATABASE_URL: cluster.url,
+        // Both processes run the dispatcher (the default), so kills land mid-delivery too.
+        ALLOW_PRIVATE_DESTINATIONS: 'true',
+        DELIVERY_RETRY_SCHEDULE: '0,200ms,500ms,1s,1s,1s,1s,1s,1s,1s',
+      });
       gateways.push(gateway);
       restarts.push(readyMs);
     }
-    const { agent_id, token } = await createSource(gateways[0]?.url ?? '');
+    const { agent_id, token } = await createSource(gateways[0]?.url ?? '', `${receiver.url}/partner`);
     const stats = newStats();
     for (const g of gateways) g.onSelfExit = () => (stats.stopped = true);
     const urls = () => gateways.map((g) => g.url);
@@ -129,16 +188,21 @@ describe('faults: two gateway processes on PostgreSQL, killed and the database c
     const db = await createDb({ databaseUrl: cluster.url });
     try {
       const v = await verdict(db, agent_id, stats.acks);
+      // A process killed mid-delivery holds its claims for the 30-second lease: wait past it.
+      const e = await eventVerdict(db, agent_id, () => receiver?.received ?? [], 90_000);
       const selfExits = gateways.reduce((n, g) => n + g.selfExits, 0);
       summary.push(
         `postgres contacts=${CONTACTS} acked=${v.acked} lost=${v.lost} duplicated=${v.duplicated} mismatched=${v.mismatched} ` +
           `refused=${stats.refused.length} gave-up=${stats.gaveUp} transient-answers=${stats.transient} self-exits=${selfExits} ` +
           `kills=2 db-restarts=${readyAfterDb.length} ready-after-db-max=${readyAfterDb.length ? `${Math.round(Math.max(...readyAfterDb))}ms` : 'n/a'} ` +
-          `restart-to-ready-max=${Math.round(Math.max(...restarts))}ms load=${seconds.toFixed(1)}s`,
+          `restart-to-ready-max=${Math.round(Math.max(...restarts))}ms load=${seconds.toFixed(1)}s ` +
+          `events=${e.events} undelivered=${e.undelivered} repeats=${e.repeats} out-of-order=${e.outOfOrder}`,
       );
       expect(selfExits, gateways.map((g) => g.log).join('\n')).toBe(0);
       expect(stats.refused, JSON.stringify(stats.refused.slice(0, 3))).toEqual([]);
       expect(v).toMatchObject({ lost: 0, duplicated: 0, mismatched: 0 });
+      expect(e.events).toBeGreaterThanOrEqual(CONTACTS);
+      expect(e).toMatchObject({ undelivered: 0, outOfOrder: 0 });
       expect(stats.gaveUp).toBe(0);
       expect(readyAfterDb).toHaveLength(2);
       for (const ms of readyAfterDb) expect(ms).toBeLessThan(5_000);

@@ -1,0 +1,177 @@
+/**
+ * Dispatcher throughput: webhook events delivered per second to a local receiver.
+ *   npm run bench:dispatcher                 # PGlite only
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:dispatcher
+ * Env: BENCH_LEADS (default 2000).
+ *
+ * As an operator would run it: a gateway process with its dispatcher off (`LEADGATE_DISPATCHER=0`)
+ * takes BENCH_LEADS new leads for a source with two destinations (partner sync and analytics), so
+ * the outbox holds 2 × BENCH_LEADS events to send; then `leadgate worker` processes start and the
+ * clock runs from their start-up line until the receiver has every event. On PostgreSQL it runs
+ * once with one worker and once with two. The receiver answers 200 at once and counts repeats.
+ * No timing is asserted anywhere; this is for the closing note and for spotting regressions.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDb } from '../src/db/index.ts';
+import { startReceiver } from '../test/support/receiver.ts';
+
+const LEADS = Number(process.env.BENCH_LEADS ?? 2000);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+const ADMIN_KEY = 'bench-admin-key';
+const BASE_ENV = {
+  PORT: '0',
+  LOG_LEVEL: 'info',
+  RATE_LIMIT_RPS: '0',
+  ADMIN_API_KEY: ADMIN_KEY,
+  LEADGATE_DEMO: '0',
+  LEADGATE_DISPATCHER: '0',
+  ALLOW_PRIVATE_DESTINATIONS: 'true',
+};
+
+interface Row {
+  database: string;
+  workers: number;
+  events: number;
+  seconds: number;
+  'events/s': number;
+  repeats: number;
+}
+
+/** Starts `leadgate <command>` and resolves once its stdout shows `ready`. */
+async function start(command: string, env: Record<string, string>, ready: RegExp) {
+  const child = spawn(process.execPath, ['bin/leadgate.js', command], {
+    env: { ...process.env, ...BASE_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = ready.exec(out);
+      if (m) resolve(m);
+    });
+    child.once('exit', (code) => reject(new Error(`leadgate ${command} exited ${code}: ${out}`)));
+  });
+  return { child, match };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function admin<T>(url: string, path: string, body: object): Promise<T> {
+  const res = await fetch(`${url}/v1/admin${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Fills the outbox: LEADS new leads through a gateway whose dispatcher is off. */
+async function fillOutbox(env: Record<string, string>, receiverUrl: string): Promise<void> {
+  const { child, match } = await start('serve', env, /listening on (http:\/\/\S+)/);
+  const url = match[1] ?? '';
+  try {
+    const agent = await admin<{ agent_id: string }>(url, '/agents', { name: 'Bench Agent' });
+    const source = await admin<{ source_id: string; token: string }>(
+      url,
+      `/agents/${agent.agent_id}/sources`,
+      { name: 'bench' },
+    );
+    for (const kind of ['partner_sync', 'analytics'])
+      await admin(url, `/sources/${source.source_id}/destinations`, { kind, url: `${receiverUrl}/${kind}` });
+    const run = randomBytes(3).toString('hex');
+    let next = 0;
+    const sender = async () => {
+      while (next < LEADS) {
+        const i = next++;
+        const res = await fetch(`${url}/v1/inbound-lead-gateway`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-source-token': source.token },
+          body: JSON.stringify({
+            name: `Bench Lead ${run}-${i}`,
+            phone: `21${String(4_000_000 + i).padStart(8, '0')}`,
+            email: `bench.${run}.${i}@example.com`,
+            state: 'TX',
+            utm_source: 'facebook',
+            ad_id: `ad-${i % 17}`,
+          }),
+        });
+        if (!res.ok) throw new Error(`delivery ${i}: ${res.status} ${await res.text()}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, sender));
+  } finally {
+    await stop(child);
+  }
+}
+
+/** Starts `workers` worker processes and times them until the receiver has every event. */
+async function drain(database: string, workers: number, env: Record<string, string>): Promise<Row> {
+  const receiver = await startReceiver();
+  try {
+    await fillOutbox(env, receiver.url);
+    const events = LEADS * 2;
+    const started = performance.now();
+    const children = await Promise.all(
+      Array.from({ length: workers }, () => start('worker', env, /leadgate worker started/)),
+    );
+    try {
+      const unique = () =>
+        new Set(receiver.received.map((r) => `${r.path} ${String(r.headers['webhook-id'])}`));
+      const deadline = Date.now() + 600_000;
+      while (unique().size < events) {
+        if (Date.now() > deadline) throw new Error(`only ${unique().size} of ${events} events arrived`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const seconds = (performance.now() - started) / 1000;
+      return {
+        database,
+        workers,
+        events,
+        seconds: Math.round(seconds * 100) / 100,
+        'events/s': Math.round(events / seconds),
+        repeats: receiver.received.length - unique().size,
+      };
+    } finally {
+      await Promise.all(children.map(({ child }) => stop(child)));
+    }
+  } finally {
+    await receiver.close();
+  }
+}
+
+const rows: Row[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-bench-'));
+try {
+  rows.push(await drain('PGlite', 1, { DATA_DIR: dataDir, DATABASE_URL: '' }));
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+if (PG_URL) {
+  for (const workers of [1, 2]) {
+    const schema = `bench_${randomBytes(4).toString('hex')}`;
+    const owner = await createDb({ databaseUrl: PG_URL });
+    await owner.query(`CREATE SCHEMA ${schema}`);
+    const url = new URL(PG_URL);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    try {
+      rows.push(await drain('PostgreSQL', workers, { DATABASE_URL: url.toString() }));
+    } finally {
+      await owner.query(`DROP SCHEMA ${schema} CASCADE`);
+      await owner.close();
+    }
+  }
+}
+console.log(`\n${LEADS} leads, two destinations each (partner_sync, analytics), node ${process.version}`);
+console.table(rows);
