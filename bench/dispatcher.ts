@@ -11,26 +11,19 @@
  * once with one worker and once with two. The receiver answers 200 at once and counts repeats.
  * No timing is asserted anywhere; this is for the closing note and for spotting regressions.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../src/db/index.ts';
 import { startReceiver } from '../test/support/receiver.ts';
+import { adminPost as admin, startLeadgate, stopLeadgate as stop } from './leadgate-process.ts';
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 2000);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-const ADMIN_KEY = 'bench-admin-key';
-const BASE_ENV = {
-  PORT: '0',
-  LOG_LEVEL: 'info',
-  RATE_LIMIT_RPS: '0',
-  ADMIN_API_KEY: ADMIN_KEY,
-  LEADGATE_DEMO: '0',
-  LEADGATE_DISPATCHER: '0',
-  ALLOW_PRIVATE_DESTINATIONS: 'true',
-};
+const BASE_ENV = { LOG_LEVEL: 'info', LEADGATE_DISPATCHER: '0', ALLOW_PRIVATE_DESTINATIONS: 'true' };
+const start = (command: 'serve' | 'worker', env: Record<string, string>, ready: RegExp) =>
+  startLeadgate(command, { ...BASE_ENV, ...env }, ready);
 
 interface Row {
   database: string;
@@ -39,42 +32,6 @@ interface Row {
   seconds: number;
   'events/s': number;
   repeats: number;
-}
-
-/** Starts `leadgate <command>` and resolves once its stdout shows `ready`. */
-async function start(command: string, env: Record<string, string>, ready: RegExp) {
-  const child = spawn(process.execPath, ['bin/leadgate.js', command], {
-    env: { ...process.env, ...BASE_ENV, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = ready.exec(out);
-      if (m) resolve(m);
-    });
-    child.once('exit', (code) => reject(new Error(`leadgate ${command} exited ${code}: ${out}`)));
-  });
-  return { child, match };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-async function admin<T>(url: string, path: string, body: object): Promise<T> {
-  const res = await fetch(`${url}/v1/admin${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
 }
 
 /** Fills the outbox: LEADS new leads through a gateway whose dispatcher is off. */

@@ -5,18 +5,18 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 20).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createDb } from '../src/db/index.ts';
+import { ADMIN_KEY, adminPost as admin, startLeadgate } from './leadgate-process.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-const ADMIN_KEY = 'bench-admin-key';
 
 interface Row {
   database: string;
@@ -30,38 +30,12 @@ interface Row {
 }
 
 async function startGateway(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/leadgate.js', 'serve'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_RPS: '0',
-      ADMIN_API_KEY: ADMIN_KEY,
-      LEADGATE_DEMO: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${out}`)));
-  });
-  return { url, child };
-}
-
-async function admin<T>(url: string, path: string, body: object): Promise<T> {
-  const res = await fetch(`${url}/v1/admin${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
+  const { child, match } = await startLeadgate(
+    'serve',
+    { LOG_LEVEL: 'warn', ...env },
+    /listening on (http:\/\/\S+)/,
+  );
+  return { url: match[1] ?? '', child };
 }
 
 async function countLeads(url: string, agentId: string): Promise<number> {
@@ -165,15 +139,15 @@ try {
 }
 if (PG_URL) {
   const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const admin = await createDb({ databaseUrl: PG_URL });
-  await admin.query(`CREATE SCHEMA ${schema}`);
+  const owner = await createDb({ databaseUrl: PG_URL });
+  await owner.query(`CREATE SCHEMA ${schema}`);
   const url = new URL(PG_URL);
   url.searchParams.set('options', `-c search_path=${schema}`);
   try {
     rows.push(...(await benchTarget('PostgreSQL', { DATABASE_URL: url.toString() })));
   } finally {
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.close();
+    await owner.query(`DROP SCHEMA ${schema} CASCADE`);
+    await owner.close();
   }
 }
 console.log(

@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueDeliveries } from '../src/automations/delivery-repository.ts';
-import { createDispatcher } from '../src/automations/dispatcher.ts';
-import type { AutomationConfig } from '../src/config.ts';
 import { createDb, type Database } from '../src/db/index.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { startReceiver } from './support/receiver.ts';
-
-const config = (retrySchedule: number[]): AutomationConfig => ({
-  dispatcherInServe: false,
-  retrySchedule,
-  allowPrivateDestinations: true,
-  sms: { provider: 'recorder' },
-});
-const quiet = { info: () => undefined, warn: () => undefined };
 
 async function withDestination(t: TestApp, url: string) {
   const src = await seedSource(t.db, `Dispatch Agent ${Math.random()}`);
@@ -42,7 +33,7 @@ describe('dispatcher: a worker that dies mid-delivery', () => {
   it('When a worker took deliveries and died, then another sends them once its lease runs out, each once', async () => {
     const src = await withDestination(t, `${receiver.url}/lease`);
     await deliver(t.app, src.token, { name: 'Lease Lena', phone: '2145550501' });
-    const survivor = createDispatcher(t.db, config([0, 10]), quiet, { leaseMs: 60 });
+    const survivor = testDispatcher(t.db, [0, 10], { leaseMs: 60 });
     await survivor.runOnce(); // fans out; sends too, unless another holds it
     await t.db.query(
       "UPDATE webhook_deliveries SET status = 'pending', attempts = 0 WHERE destination_id = $1",
@@ -90,7 +81,7 @@ describe.runIf(TEST_DATABASE_URL)('dispatcher: two workers on one PostgreSQL', (
     const workers = [0, 1].map(async () => {
       const db = await createDb({ databaseUrl: t.testDb.url });
       pools.push(db);
-      const d = createDispatcher(db, config([0, 20, 20, 20, 20, 20]), quiet);
+      const d = testDispatcher(db, [0, 20, 20, 20, 20, 20]);
       d.start();
       return d;
     });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../src/automations/dispatcher.ts';
 import { queueStats } from '../src/automations/queue-stats.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { buildApp } from '../src/app.ts';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_KEY, seedSource } from './support/app.ts';
+import { testDispatcher } from './support/automations.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
 import { deliver } from './support/deliver.ts';
 import { startReceiver } from './support/receiver.ts';
@@ -64,14 +64,7 @@ describe('GET /metrics', () => {
       ),
     ).toBe(2);
 
-    const quiet = { info: () => undefined, warn: () => undefined };
-    const config = {
-      dispatcherInServe: false,
-      retrySchedule: [0],
-      allowPrivateDestinations: true,
-      sms: { provider: 'recorder' as const },
-    };
-    const dispatcher = createDispatcher(testDb.db, config, quiet, { metrics: shared });
+    const dispatcher = testDispatcher(testDb.db, [0], { metrics: shared });
     await dispatcher.runOnce(); // the lead's second event waits until its first is settled
     await dispatcher.runOnce();
     text = await metrics();

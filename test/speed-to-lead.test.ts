@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../src/automations/dispatcher.ts';
 import { createSmsProvider, type SmsProvider } from '../src/automations/sms-providers.ts';
-import type { AutomationConfig } from '../src/config.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 import { startReceiver } from './support/receiver.ts';
 
@@ -22,16 +21,9 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const config: AutomationConfig = {
-  dispatcherInServe: false,
-  retrySchedule: [0],
-  allowPrivateDestinations: true,
-  sms: { provider: 'recorder' },
-};
-const quiet = { info: () => undefined, warn: () => undefined };
 /** A dispatcher whose clock reads `at`, sending texts through `sms` (the recorder by default). */
 const dispatcherAt = (at: string | Date, sms?: SmsProvider) =>
-  createDispatcher(t.db, config, quiet, { now: () => new Date(at), ...(sms ? { sms } : {}) });
+  testDispatcher(t.db, [0], { now: () => new Date(at), ...(sms ? { sms } : {}) });
 const admin = (url: string) =>
   t.app.inject({ method: 'GET', url: `/v1/admin${url}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
 async function texts(leadId: string) {

@@ -1,9 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../src/automations/dispatcher.ts';
 import { sha256 } from '../src/automations/payloads.ts';
-import type { AutomationConfig } from '../src/config.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { startReceiver } from './support/receiver.ts';
 
@@ -18,14 +17,7 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const config = (schedule: number[] = [0, 30, 30]): AutomationConfig => ({
-  dispatcherInServe: false,
-  retrySchedule: schedule,
-  allowPrivateDestinations: true,
-  sms: { provider: 'recorder' },
-});
-const quiet = { info: () => undefined, warn: () => undefined };
-const dispatcher = (schedule?: number[]) => createDispatcher(t.db, config(schedule), quiet);
+const dispatcher = (schedule: number[] = [0, 30, 30]) => testDispatcher(t.db, schedule);
 
 const admin = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
   t.app.inject({

@@ -41,7 +41,8 @@ export async function fanOut(db: Database, limit: number, now: Date): Promise<nu
         WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
-    for (const message of rows) await dispatch(tx, message, now);
+    const agents = new Map<string, AgentRow | undefined>();
+    for (const message of rows) await dispatch(tx, message, now, agents);
     if (rows.length > 0) {
       await tx.query('UPDATE outbox SET dispatched_at = now() WHERE message_id = ANY($1::uuid[])', [
         rows.map((m) => m.message_id),
@@ -51,7 +52,18 @@ export async function fanOut(db: Database, limit: number, now: Date): Promise<nu
   });
 }
 
-async function dispatch(tx: Queryable, m: OutboxRow, now: Date): Promise<void> {
+interface AgentRow {
+  name: string;
+  timezone: string;
+  sms_template: string | null;
+}
+
+async function dispatch(
+  tx: Queryable,
+  m: OutboxRow,
+  now: Date,
+  agents: Map<string, AgentRow | undefined>,
+): Promise<void> {
   const lead = m.lead_id ? ((await getLeadView(tx, m.lead_id)) as LeadSnapshot | null) : null;
   const sourceId = typeof m.payload.source_id === 'string' ? m.payload.source_id : null;
   if (sourceId) {
@@ -70,17 +82,29 @@ async function dispatch(tx: Queryable, m: OutboxRow, now: Date): Promise<void> {
       })),
     );
   }
-  if (lead && (m.topic === 'lead.created' || m.topic === 'lead.updated')) await followUp(tx, m, lead, now);
+  if (lead && (m.topic === 'lead.created' || m.topic === 'lead.updated')) {
+    if (!agents.has(m.agent_id)) {
+      const { rows } = await tx.query<AgentRow>(
+        'SELECT name, timezone, sms_template FROM agents WHERE agent_id = $1',
+        [m.agent_id],
+      );
+      agents.set(m.agent_id, rows[0]);
+    }
+    const agent = agents.get(m.agent_id);
+    if (agent) await followUp(tx, m, lead, agent, now);
+  }
 }
 
-async function followUp(tx: Queryable, m: OutboxRow, lead: LeadSnapshot, now: Date): Promise<void> {
-  const { rows } = await tx.query<{ name: string; timezone: string; sms_template: string | null }>(
-    'SELECT name, timezone, sms_template FROM agents WHERE agent_id = $1',
-    [m.agent_id],
-  );
-  const agent = rows[0];
-  if (!agent) return;
+async function followUp(
+  tx: Queryable,
+  m: OutboxRow,
+  lead: LeadSnapshot,
+  agent: AgentRow,
+  now: Date,
+): Promise<void> {
   const phone = typeof lead.phone === 'string' && lead.phone !== '' ? lead.phone : null;
+  // Opt-outs and recent texts matter only for a text, which needs consent: not looked up otherwise.
+  const textable = phone !== null && lead.sms_consent === true;
   const text = (key: string) => (typeof lead[key] === 'string' ? (lead[key] as string) : null);
   const zone = leadZone(lead, agent.timezone);
   const scheduledAt = typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null;
@@ -93,8 +117,10 @@ async function followUp(tx: Queryable, m: OutboxRow, lead: LeadSnapshot, now: Da
     zone,
     sms_consent: lead.sms_consent === true,
     appointment: scheduledAt ? { scheduled_at: scheduledAt } : null,
-    opted_out: phone ? await isOptedOut(tx, m.agent_id, phone) : false,
-    texts_last_24h: phone ? await textsSince(tx, m.agent_id, phone, new Date(now.getTime() - 86_400_000)) : 0,
+    opted_out: textable ? await isOptedOut(tx, m.agent_id, phone) : false,
+    texts_last_24h: textable
+      ? await textsSince(tx, m.agent_id, phone, new Date(now.getTime() - 86_400_000))
+      : 0,
     agent_name: agent.name,
     template: agent.sms_template,
     now,

@@ -1,0 +1,52 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export const ADMIN_KEY = 'bench-admin-key';
+
+/** Starts `leadgate <command>` (compiled, as `npm start` runs it) and resolves once stdout matches `ready`. */
+export async function startLeadgate(
+  command: 'serve' | 'worker',
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, ['bin/leadgate.js', command], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      RATE_LIMIT_RPS: '0',
+      ADMIN_API_KEY: ADMIN_KEY,
+      LEADGATE_DEMO: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = ready.exec(out);
+      if (m) resolve(m);
+    });
+    child.once('exit', (code) => reject(new Error(`leadgate ${command} exited ${code}: ${out}`)));
+  });
+  return { child, match };
+}
+
+/** SIGTERM, and resolves once the process is gone. */
+export async function stopLeadgate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** POST to the admin API; throws unless it answers 2xx. */
+export async function adminPost<T>(url: string, path: string, body: object): Promise<T> {
+  const res = await fetch(`${url}/v1/admin${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
