@@ -12,12 +12,14 @@
  * No timing is asserted anywhere; this is for the closing note and for spotting regressions.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createDb } from '../src/db/index.ts';
 import { startReceiver } from '../test/support/receiver.ts';
-import { adminPost as admin, startLeadgate, stopLeadgate as stop } from './leadgate-process.ts';
+import {
+  adminPost as admin,
+  startLeadgate,
+  stopLeadgate as stop,
+  withDataDir,
+  withSchema,
+} from './leadgate-process.ts';
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 2000);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -109,26 +111,10 @@ async function drain(database: string, workers: number, env: Record<string, stri
 }
 
 const rows: Row[] = [];
-const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-bench-'));
-try {
-  rows.push(await drain('PGlite', 1, { DATA_DIR: dataDir, DATABASE_URL: '' }));
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
+rows.push(await withDataDir((dir) => drain('PGlite', 1, { DATA_DIR: dir, DATABASE_URL: '' })));
 if (PG_URL) {
-  for (const workers of [1, 2]) {
-    const schema = `bench_${randomBytes(4).toString('hex')}`;
-    const owner = await createDb({ databaseUrl: PG_URL });
-    await owner.query(`CREATE SCHEMA ${schema}`);
-    const url = new URL(PG_URL);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    try {
-      rows.push(await drain('PostgreSQL', workers, { DATABASE_URL: url.toString() }));
-    } finally {
-      await owner.query(`DROP SCHEMA ${schema} CASCADE`);
-      await owner.close();
-    }
-  }
+  for (const workers of [1, 2])
+    rows.push(await withSchema(PG_URL, (url) => drain('PostgreSQL', workers, { DATABASE_URL: url })));
 }
 console.log(`\n${LEADS} leads, two destinations each (partner_sync, analytics), node ${process.version}`);
 console.table(rows);

@@ -1,4 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDb } from '../src/db/index.ts';
 
 export const ADMIN_KEY = 'bench-admin-key';
 
@@ -49,4 +54,29 @@ export async function adminPost<T>(url: string, path: string, body: object): Pro
   });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** Runs `fn` with the URL of a fresh schema on the PostgreSQL server at `pgUrl`, dropped afterwards. */
+export async function withSchema<T>(pgUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const owner = await createDb({ databaseUrl: pgUrl });
+  await owner.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(pgUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  try {
+    return await fn(url.toString());
+  } finally {
+    await owner.query(`DROP SCHEMA ${schema} CASCADE`);
+    await owner.close();
+  }
+}
+
+/** Runs `fn` with a fresh embedded-database directory, removed afterwards. */
+export async function withDataDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'leadgate-bench-'));
+  try {
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

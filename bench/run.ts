@@ -7,12 +7,8 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { createDb } from '../src/db/index.ts';
-import { ADMIN_KEY, adminPost as admin, startLeadgate } from './leadgate-process.ts';
+import { ADMIN_KEY, adminPost as admin, startLeadgate, withDataDir, withSchema } from './leadgate-process.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -131,24 +127,9 @@ async function benchTarget(database: string, env: Record<string, string>): Promi
 }
 
 const rows: Row[] = [];
-const dataDir = mkdtempSync(join(tmpdir(), 'leadgate-bench-'));
-try {
-  rows.push(...(await benchTarget('PGlite', { DATA_DIR: dataDir, DATABASE_URL: '' })));
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
+rows.push(...(await withDataDir((dir) => benchTarget('PGlite', { DATA_DIR: dir, DATABASE_URL: '' }))));
 if (PG_URL) {
-  const schema = `bench_${randomBytes(4).toString('hex')}`;
-  const owner = await createDb({ databaseUrl: PG_URL });
-  await owner.query(`CREATE SCHEMA ${schema}`);
-  const url = new URL(PG_URL);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  try {
-    rows.push(...(await benchTarget('PostgreSQL', { DATABASE_URL: url.toString() })));
-  } finally {
-    await owner.query(`DROP SCHEMA ${schema} CASCADE`);
-    await owner.close();
-  }
+  rows.push(...(await withSchema(PG_URL, (url) => benchTarget('PostgreSQL', { DATABASE_URL: url }))));
 }
 console.log(
   `\n${SECONDS} s per scenario, ${CONNECTIONS} connections, one gateway process, node ${process.version}`,

@@ -67,10 +67,10 @@ export async function claimDueDeliveries(
          JOIN sync_destinations s ON s.agent_id = d.agent_id AND s.destination_id = d.destination_id
         WHERE (d.status = 'pending' OR (d.status = 'sending' AND d.lease_until < now()))
           AND d.next_attempt_at <= now() AND s.active
-          AND NOT EXISTS (
+          AND (d.lead_id IS NULL OR NOT EXISTS (
                 SELECT 1 FROM webhook_deliveries e
-                 WHERE e.destination_id = d.destination_id AND e.lead_id IS NOT DISTINCT FROM d.lead_id
-                   AND e.seq < d.seq AND e.status IN ('pending', 'sending'))
+                 WHERE e.destination_id = d.destination_id AND e.lead_id = d.lead_id
+                   AND e.seq < d.seq AND e.status IN ('pending', 'sending')))
         ORDER BY d.next_attempt_at, d.seq
         LIMIT $1
         FOR UPDATE OF d SKIP LOCKED`,

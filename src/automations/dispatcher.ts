@@ -21,7 +21,10 @@ interface Log {
 export interface Dispatcher {
   /** One round: hand new outbox messages on, send due webhooks, send due texts. */
   runOnce(): Promise<DispatchRound>;
-  /** Rounds until stopped: at once while there is work, every LIMITS.dispatcherPollMs when idle. */
+  /**
+   * Rounds until stopped, in two loops (hand on and text; send webhooks), each at once while it
+   * finds work and every LIMITS.dispatcherPollMs when idle.
+   */
   start(): void;
   /** Stops after the round in progress. */
   stop(): Promise<void>;
@@ -49,39 +52,74 @@ export function createDispatcher(
     disableAfterMs: LIMITS.destinationDisableAfterMs,
     batch: LIMITS.dispatcherBatch,
   };
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
-  let timer: NodeJS.Timeout | undefined;
-
-  const runOnce = async (): Promise<DispatchRound> => {
-    const at = now();
-    const dispatched = await fanOut(db, LIMITS.dispatcherBatch, at);
+  const handOn = (at: Date) => fanOut(db, LIMITS.dispatcherBatch, at);
+  const sendWebhooks = async (): Promise<WebhookRound> => {
     const sent = await sendDueWebhooks(db, webhooks);
+    for (const outcome of ['delivered', 'failed', 'dead', 'gone'] as const)
+      opts.metrics?.webhooks.inc({ outcome }, sent[outcome]);
+    return sent;
+  };
+  const sendTexts = async (at: Date): Promise<TextRound> => {
     const texts = await sendDueTexts(db, sms, {
       now: at,
       batch: LIMITS.dispatcherBatch,
       leaseMs: webhooks.leaseMs,
     });
-    const round = { dispatched, ...sent, texts };
-    for (const outcome of ['delivered', 'failed', 'dead', 'gone'] as const)
-      opts.metrics?.webhooks.inc({ outcome }, sent[outcome]);
     for (const outcome of ['sent', 'failed', 'suppressed', 'deferred'] as const)
       opts.metrics?.texts.inc({ outcome }, texts[outcome]);
-    if (dispatched + sent.delivered + sent.failed + sent.dead + sent.gone + texts.sent + texts.failed > 0) {
-      log.info({ dispatcher: round }, 'dispatcher round');
-    }
+    return texts;
+  };
+  /** Logs what a round did; true when it found work (go again at once). */
+  const progress = (round: Partial<DispatchRound>): boolean => {
+    const { dispatched = 0, delivered = 0, failed = 0, dead = 0, gone = 0, texts } = round;
+    const busy = dispatched + delivered + failed + dead + gone + (texts?.sent ?? 0) > 0;
+    if (busy || (texts?.failed ?? 0) > 0) log.info({ dispatcher: round }, 'dispatcher round');
+    return busy;
+  };
+
+  const runOnce = async (): Promise<DispatchRound> => {
+    const at = now();
+    const dispatched = await handOn(at);
+    const sent = await sendWebhooks();
+    const texts = await sendTexts(at);
+    const round = { dispatched, ...sent, texts };
+    progress(round);
     return round;
   };
 
-  const loop = async () => {
-    let busy = false;
-    try {
-      const r = await runOnce();
-      busy = r.dispatched > 0 || r.delivered + r.failed + r.dead + r.gone > 0 || r.texts.sent > 0;
-    } catch (err) {
-      log.warn({ err, transient: isTransientDbError(err) }, 'dispatcher round failed; trying again');
-    }
-    if (!stopped) timer = setTimeout(() => (running = loop()), busy ? 0 : LIMITS.dispatcherPollMs);
+  // Two loops, so sending webhooks never waits for handing on new messages, nor the other way:
+  // each goes again at once while it finds work, and every LIMITS.dispatcherPollMs when idle.
+  const loops: Array<() => Promise<boolean>> = [
+    async () => {
+      const at = now();
+      const dispatched = await handOn(at);
+      return progress({ dispatched, texts: await sendTexts(at) });
+    },
+    async () => progress(await sendWebhooks()),
+  ];
+  let stopped = true;
+  const running = new Set<Promise<void>>();
+  const timers = new Set<NodeJS.Timeout>();
+  const run = (step: () => Promise<boolean>) => {
+    const turn = (async () => {
+      let busy = false;
+      try {
+        busy = await step();
+      } catch (err) {
+        log.warn({ err, transient: isTransientDbError(err) }, 'dispatcher round failed; trying again');
+      }
+      if (stopped) return;
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          run(step);
+        },
+        busy ? 0 : LIMITS.dispatcherPollMs,
+      );
+      timers.add(timer);
+    })();
+    running.add(turn);
+    void turn.finally(() => running.delete(turn));
   };
 
   return {
@@ -89,12 +127,13 @@ export function createDispatcher(
     start() {
       if (!stopped) return;
       stopped = false;
-      running = loop();
+      for (const step of loops) run(step);
     },
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      await Promise.all(running);
     },
   };
 }

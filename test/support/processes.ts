@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const TSX = require.resolve('tsx/cli');
 const ENTRY = fileURLToPath(new URL('./serve-process.ts', import.meta.url));
+const WORKER_ENTRY = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 
 export interface GatewayProcess {
   url: string;
@@ -15,8 +16,21 @@ export interface GatewayProcess {
 }
 
 /** Starts a real gateway process and resolves once it listens (PORT=0: it picks a free port). */
-export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [TSX, ENTRY], {
+export function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  return startProcess(ENTRY, env, /LISTENING (\S+)/);
+}
+
+/** Starts a real `leadgate worker` (the dispatcher alone) and resolves once it runs; `url` is empty. */
+export function startWorkerProcess(env: Record<string, string>): Promise<GatewayProcess> {
+  return startProcess(WORKER_ENTRY, env, /WORKER STARTED()/);
+}
+
+async function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<GatewayProcess> {
+  const child = spawn(process.execPath, [TSX, entry], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -25,17 +39,17 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`process did not start:\n${out}`)), 30_000);
     child.stdout?.on('data', () => {
-      const m = /LISTENING (\S+)/.exec(out);
-      if (m?.[1]) {
+      const m = ready.exec(out);
+      if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(m[1] ?? '');
       }
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`gateway exited with ${code}:\n${out}`));
+      reject(new Error(`process exited with ${code}:\n${out}`));
     });
   });
   return {
