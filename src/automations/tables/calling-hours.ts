@@ -38,8 +38,9 @@ export const STATE_RULES: Record<string, ContactRule> = {
   MD: {
     start: '08:00',
     end: '20:00',
-    maxPer24h: null,
-    source: 'Maryland Stop the Spam Calls Act of 2023, Md. Code, Com. Law § 14-4503: 8 a.m.–8 p.m.',
+    maxPer24h: 3,
+    source:
+      'Maryland Stop the Spam Calls Act of 2023, Md. Code, Com. Law § 14-4503: 8 a.m.–8 p.m., at most 3 calls or texts on one subject in 24 hours',
   },
   WA: {
     start: '08:00',
