@@ -67,6 +67,49 @@ describe('speed to lead: call tasks', () => {
   });
 });
 
+describe('speed to lead: consent evidence on the lead', () => {
+  it('When deliveries state consent, then the lead keeps the latest with its certificate, IP, user agent, source and time; one that does not state it changes nothing', async () => {
+    const src = await source();
+    const contact = { name: 'Evidence Eve', phone: '3125550130' };
+    const leadId = (
+      await deliver(t.app, src.token, {
+        ...contact,
+        sms_opt_in: 'yes',
+        consent_cert_url: 'https://cert.trustedform.com/0123abcd',
+        ip_address: '203.0.113.7',
+        user_agent: 'Mozilla/5.0 (iPhone)',
+      })
+    ).json().lead_id as string;
+    const consent = async () => (await admin(`/leads/${leadId}`)).json().consent;
+    const first = await consent();
+    expect(first).toEqual({
+      sms_consent: true,
+      consent_cert_url: 'https://cert.trustedform.com/0123abcd',
+      ip_address: '203.0.113.7',
+      user_agent: 'Mozilla/5.0 (iPhone)',
+      source_id: src.source_id,
+      received_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    });
+
+    await deliver(t.app, src.token, { ...contact, city: 'Chicago' });
+    expect(await consent()).toEqual(first);
+
+    await deliver(t.app, src.token, { ...contact, sms_consent: false, ip_address: '198.51.100.9' });
+    expect(await consent()).toMatchObject({
+      sms_consent: false,
+      consent_cert_url: null,
+      ip_address: '198.51.100.9',
+      user_agent: null,
+    });
+  });
+
+  it('When a lead never stated consent, then its consent is null', async () => {
+    const src = await source();
+    const res = await deliver(t.app, src.token, { name: 'Silent Sam', phone: '3125550131' });
+    expect((await admin(`/leads/${res.json().lead_id}`)).json().consent).toBeNull();
+  });
+});
+
 describe('speed to lead: the first text', () => {
   it('When the lead has no SMS consent, then no text is sent', async () => {
     const src = await source();

@@ -19,6 +19,7 @@ import { fingerprintContact, isSameContact } from '../idempotency/fingerprint.ts
 import { claimIdempotencyKey, completeIdempotencyKey, type KeyScope } from '../idempotency/key-store.ts';
 import type { JsonObject } from '../json.ts';
 import { claimContactKeys, contactKeys, moveContactKeys } from '../leads/contact-keys.ts';
+import { consentEvidence } from '../leads/consent.ts';
 import { insertHistory, insertLead, lockLead, updateLead } from '../leads/lead-repository.ts';
 import { statusAfterAgenda, type LeadStatus } from '../leads/lead-status.ts';
 import { mergeLead, type MergeResult, type StoredLead } from '../leads/merge-lead.ts';
@@ -111,7 +112,8 @@ async function writeInTransaction(
     ? { from: stored.status, result: mergeInto(stored, d.lead, source.agent_timezone) }
     : null;
   const status = statusAfterAgenda(d.agenda, merge?.result.status ?? d.lead.status, plan);
-  if (merge) await updateLead(tx, source.agent_id, leadId, { ...merge.result, status });
+  const consent = consentEvidence(d.lead.fields, source.source_id);
+  if (merge) await updateLead(tx, source.agent_id, leadId, { ...merge.result, status, consent });
   else {
     await insertLead(tx, leadId, {
       agent_id: source.agent_id,
@@ -120,6 +122,7 @@ async function writeInTransaction(
       fields: d.lead.fields,
       custom_fields: d.lead.custom_fields,
       idempotency_key: d.leadKey,
+      consent,
     });
   }
   await writeAgenda(tx, source, d, leadId, plan);

@@ -3,6 +3,7 @@ import type { Queryable } from '../db/index.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { LeadFields } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
+import type { ConsentEvidence } from './consent.ts';
 import type { StoredLead } from './merge-lead.ts';
 
 /** Lead attributes kept in their own columns; every other canonical field goes to `fields`. */
@@ -15,14 +16,26 @@ export interface NewLead {
   fields: LeadFields;
   custom_fields: JsonObject;
   idempotency_key: string | null;
+  consent: ConsentEvidence | null;
 }
+
+// The consent evidence with the time it arrived, or null (SQL: `$n` is the evidence as json or null).
+const withArrival = (param: string) =>
+  `${param}::jsonb || jsonb_build_object('received_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 export async function insertLead(tx: Queryable, leadId: string, lead: NewLead): Promise<void> {
   await tx.query(
     `INSERT INTO leads (agent_id, lead_id, source_id, idempotency_key, status, name, first_name, last_name,
-                        phone, email, campaign_name, fields, custom_fields)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-    [lead.agent_id, leadId, lead.source_id, lead.idempotency_key, ...leadValues(lead)],
+                        phone, email, campaign_name, fields, custom_fields, consent)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${withArrival('$14')})`,
+    [
+      lead.agent_id,
+      leadId,
+      lead.source_id,
+      lead.idempotency_key,
+      ...leadValues(lead),
+      consentJson(lead.consent),
+    ],
   );
 }
 
@@ -73,15 +86,24 @@ export async function updateLead(
   tx: Queryable,
   agentId: string,
   leadId: string,
-  update: { status: LeadStatus; fields: LeadFields; custom_fields: JsonObject },
+  update: {
+    status: LeadStatus;
+    fields: LeadFields;
+    custom_fields: JsonObject;
+    consent: ConsentEvidence | null;
+  },
 ): Promise<void> {
+  // A delivery that does not state consent leaves the evidence as it was (null || … is null).
   await tx.query(
     `UPDATE leads SET status = $3, name = $4, first_name = $5, last_name = $6, phone = $7, email = $8,
-            campaign_name = $9, fields = $10, custom_fields = $11, updated_at = now()
+            campaign_name = $9, fields = $10, custom_fields = $11, updated_at = now(),
+            consent = COALESCE(${withArrival('$12')}, consent)
       WHERE agent_id = $1 AND lead_id = $2`,
-    [agentId, leadId, ...leadValues(update)],
+    [agentId, leadId, ...leadValues(update), consentJson(update.consent)],
   );
 }
+
+const consentJson = (consent: ConsentEvidence | null) => (consent ? JSON.stringify(consent) : null);
 
 /** status, the column fields in COLUMN_FIELDS order, then the `fields` and `custom_fields` json. */
 function leadValues(lead: { status: LeadStatus; fields: LeadFields; custom_fields: JsonObject }): unknown[] {

@@ -286,6 +286,20 @@ const lead: Json = {
     name: { type: 'string' },
     idempotency_key: nullable('string'),
     custom_fields: { type: 'object', additionalProperties: true },
+    consent: {
+      type: ['object', 'null'],
+      description:
+        'Texting consent as the latest delivery that stated `sms_consent` gave it, with its evidence and arrival time; null until one does.',
+      required: ['sms_consent', 'consent_cert_url', 'ip_address', 'user_agent', 'source_id', 'received_at'],
+      properties: {
+        sms_consent: { type: 'boolean' },
+        consent_cert_url: nullable('string'),
+        ip_address: nullable('string'),
+        user_agent: nullable('string'),
+        source_id: uuid,
+        received_at: dateTime,
+      },
+    },
     created_at: dateTime,
     updated_at: dateTime,
   },

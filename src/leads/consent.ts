@@ -1,0 +1,26 @@
+import type { LeadFields } from '../ingest/types.ts';
+
+/** The consent evidence a delivery brings, before the database adds the time it arrived. */
+export interface ConsentEvidence {
+  sms_consent: boolean;
+  consent_cert_url: string | null;
+  ip_address: string | null;
+  user_agent: string | null;
+  source_id: string;
+}
+
+/**
+ * What a delivery says about texting consent, with the evidence a TCPA dispute asks for; null when
+ * it does not say (`sms_consent` missing or not understood), so the lead keeps what it had.
+ */
+export function consentEvidence(fields: LeadFields, sourceId: string): ConsentEvidence | null {
+  if (typeof fields.sms_consent !== 'boolean') return null;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  return {
+    sms_consent: fields.sms_consent,
+    consent_cert_url: text(fields.consent_cert_url),
+    ip_address: text(fields.ip_address),
+    user_agent: text(fields.user_agent),
+    source_id: sourceId,
+  };
+}
