@@ -174,6 +174,38 @@ describe('webhooks: partner sync and analytics', () => {
     expect(at('/gone')).toHaveLength(1);
   });
 
+  it('When a destination has failed for 5 days without a success, then its next failure disables it; a success before that clears the count', async () => {
+    const destinations = async (sourceId: string) =>
+      (await admin('GET', `/sources/${sourceId}/destinations`)).json().destinations;
+    const failingFor = (destinationId: string, ms: number) =>
+      t.db.query(
+        `UPDATE sync_destinations SET failing_since = now() - make_interval(secs => $2) WHERE destination_id = $1`,
+        [destinationId, ms / 1000],
+      );
+    const DAYS_5 = 5 * 86_400_000;
+    const failing = await sourceWith('partner_sync', '/failing');
+    const healing = await sourceWith('partner_sync', '/healing');
+    receiver.setAnswer((r) => (r.path === '/failing' ? 500 : 200));
+    await failingFor(failing.destination.destination_id, DAYS_5 + 60_000);
+    await failingFor(healing.destination.destination_id, DAYS_5 - 60_000);
+    await deliver(t.app, failing.token, { name: 'Failing Fay', phone: '2145550320' });
+    await deliver(t.app, healing.token, { name: 'Healing Hal', phone: '2145550321' });
+    await settle(dispatcher());
+
+    expect(await destinations(failing.source_id)).toEqual([
+      expect.objectContaining({ active: false, disabled_reason: 'failing' }),
+    ]);
+    const healed = (await destinations(healing.source_id))[0];
+    expect(healed).toMatchObject({ active: true, disabled_reason: null, failing_since: null });
+    expect(healed.last_success_at).toEqual(expect.any(String));
+    expect(
+      (await admin('GET', `/agents/${failing.agent_id}/deliveries`))
+        .json()
+        .deliveries.map((d: { status: string }) => d.status),
+    ).toEqual(['canceled']);
+    receiver.setAnswer(() => 200);
+  });
+
   it('When one lead has several events and the first fails, then the later ones wait: the receiver sees them in order', async () => {
     const src = await sourceWith('partner_sync', '/order');
     let failures = 2;
