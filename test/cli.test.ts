@@ -289,6 +289,11 @@ describe('automations', () => {
       '--json',
     ]);
     expect(JSON.parse(set.out).sms_template).toBe('Hi {first_name}, {agent_name} here.');
+    const neither = await leadgate(['sms-template', '--agent', s.agent_id]);
+    expect(neither.err).toContain('give the template, or --reset');
+    expect(
+      (await t.db.query('SELECT sms_template FROM agents WHERE agent_id = $1', [s.agent_id])).rows,
+    ).toEqual([{ sms_template: 'Hi {first_name}, {agent_name} here.' }]);
     const reset = await leadgate(['sms-template', '--agent', s.agent_id, '--reset', '--json']);
     expect(JSON.parse(reset.out).sms_template).toBeNull();
   });

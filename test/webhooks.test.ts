@@ -256,6 +256,19 @@ describe('webhooks: partner sync and analytics', () => {
     ).toBe(1);
   });
 
+  it.each([
+    ['a NUL character', 'https://example.com/a\u0000b'],
+    ['a number', 42],
+    ['blank', '   '],
+    ['over 2,048 characters', `https://example.com/${'x'.repeat(2048)}`],
+    ['not a URL', 'example.com/hooks'],
+  ])('When the destination url is %s, then it is refused with 400 VALIDATION_ERROR', async (_label, url) => {
+    const src = await seedSource(t.db, `Bad URL Agent ${++n}`);
+    const res = await admin('POST', `/sources/${src.source_id}/destinations`, { kind: 'partner_sync', url });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error_code).toBe('VALIDATION_ERROR');
+  });
+
   it('When a destination is deleted, then it is gone from the list and its pending deliveries are canceled', async () => {
     const src = await sourceWith('partner_sync', '/deleted');
     receiver.setAnswer((r) => (r.path === '/deleted' ? 500 : 200));

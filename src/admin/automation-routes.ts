@@ -16,7 +16,7 @@ import { listCallTasks } from '../automations/dial-queue.ts';
 import { appError } from '../errors.ts';
 import { OUTBOX_TOPICS } from '../outbox/topics.ts';
 import type { AdminDeps } from './deps.ts';
-import { queryValue, requireObjectBody, uuidParam, type JsonBody } from './input.ts';
+import { queryValue, requiredText, requireObjectBody, uuidParam, type JsonBody } from './input.ts';
 import { requireAgent, requireSource } from './lookups.ts';
 
 interface Params {
@@ -88,13 +88,7 @@ async function destinationInput(body: JsonBody, allowPrivate: boolean) {
   if (typeof kind !== 'string' || !(KINDS as readonly string[]).includes(kind)) {
     throw appError('VALIDATION_ERROR', `kind must be one of ${KINDS.join(', ')}`);
   }
-  const url = body.url;
-  if (typeof url !== 'string' || url.length > LIMITS.destinationUrlMaxLength) {
-    throw appError(
-      'VALIDATION_ERROR',
-      `url must be a URL of at most ${LIMITS.destinationUrlMaxLength} characters`,
-    );
-  }
+  const url = requiredText(body, 'url', LIMITS.destinationUrlMaxLength);
   const check = await checkDestinationUrl(url, allowPrivate);
   if (!check.ok) throw appError('VALIDATION_ERROR', check.reason);
   let events: string[] | null = null;

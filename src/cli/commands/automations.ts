@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext, JsonOpt } from '../io.ts';
 import { queryString, segment } from '../io.ts';
 import { keyValues, show, table, type Row } from '../output.ts';
+import { CliError } from '../api-client.ts';
 
 /** Outbound destinations, webhook deliveries, the dial queue and an agent's text template. */
 export function addAutomationCommands(program: Command, ctx: CommandContext): void {
@@ -173,8 +174,9 @@ function smsTemplate(program: Command, ctx: CommandContext): void {
     .option('--reset', 'go back to the default text')
     .option('--json', 'print the API response as JSON')
     .action(async (template: string | undefined, opts: JsonOpt & { agent: string; reset?: boolean }) => {
+      if (!opts.reset && !template) throw new CliError('give the template, or --reset');
       const agent = await ctx.client().request<Row>('PATCH', `/agents/${segment(opts.agent)}`, {
-        sms_template: opts.reset ? null : (template ?? null),
+        sms_template: opts.reset ? null : template,
       });
       ctx.print(opts, agent, () => keyValues(agent));
     });
