@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '../src/db/index.ts';
+import { urlWithSchema } from '../test/support/db.ts';
 
 export const ADMIN_KEY = 'bench-admin-key';
 
@@ -61,10 +62,8 @@ export async function withSchema<T>(pgUrl: string, fn: (url: string) => Promise<
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const owner = await createDb({ databaseUrl: pgUrl });
   await owner.query(`CREATE SCHEMA ${schema}`);
-  const url = new URL(pgUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
   try {
-    return await fn(url.toString());
+    return await fn(urlWithSchema(pgUrl, schema));
   } finally {
     await owner.query(`DROP SCHEMA ${schema} CASCADE`);
     await owner.close();

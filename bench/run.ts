@@ -8,7 +8,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import { ADMIN_KEY, adminPost as admin, startLeadgate, withDataDir, withSchema } from './leadgate-process.ts';
+import {
+  ADMIN_KEY,
+  adminPost as admin,
+  startLeadgate,
+  stopLeadgate,
+  withDataDir,
+  withSchema,
+} from './leadgate-process.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -122,7 +129,7 @@ async function benchTarget(database: string, env: Record<string, string>): Promi
     }
     return rows;
   } finally {
-    child.kill('SIGTERM');
+    await stopLeadgate(child);
   }
 }
 

@@ -71,3 +71,15 @@ export function errorBody(code: ErrorCode, details?: string): ErrorBody {
 export function appError(code: ErrorCode, details?: string, headers?: Record<string, string>): AppError {
   return new AppError(code, details, headers);
 }
+
+/**
+ * `503 SERVICE_UNAVAILABLE` with `Retry-After`: a failure that will pass (the database unreachable,
+ * the process overloaded or shutting down), to be retried after `seconds`
+ * (LIMITS.unavailableRetryAfterSeconds). `reason` says which, when it helps the sender.
+ */
+export function unavailableError(seconds: number, reason?: string): AppError {
+  const retry = `etry in ${seconds} s with the same idempotency key`;
+  return appError('SERVICE_UNAVAILABLE', reason ? `${reason}; r${retry}` : `R${retry}`, {
+    'retry-after': String(seconds),
+  });
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBookingNotes } from '../src/booking-events/notes.ts';
 import { signSchedulerPayload } from '../src/booking-events/signature.ts';
 import type { JsonValue } from '../src/json.ts';
-import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { countRows, GATEWAY } from './support/deliver.ts';
 import { bookingFixtureText, loadBookingFixture, type BookingFixture } from './fixtures/booking/load.ts';
 
@@ -31,8 +31,7 @@ const uriOf = (fixture: BookingFixture): string => {
   const invitee = (payload.invitee ?? payload) as Record<string, unknown>;
   return invitee.uri as string;
 };
-const admin = (url: string) =>
-  t.app.inject({ method: 'GET', url: `/v1/admin${url}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+const admin = (url: string) => adminInject(t.app, 'GET', url);
 
 interface Appt {
   external_id: string;
@@ -300,12 +299,7 @@ describe('signature check', () => {
   const KEY = 'whsec_test_signing_key';
   async function signedSource() {
     const src = await freshSource();
-    const res = await t.app.inject({
-      method: 'PATCH',
-      url: `/v1/admin/sources/${src.source_id}`,
-      headers: { authorization: `Bearer ${ADMIN_KEY}` },
-      payload: { signing_key: KEY },
-    });
+    const res = await adminInject(t.app, 'PATCH', `/sources/${src.source_id}`, { signing_key: KEY });
     expect(res.json().has_signing_key).toBe(true);
     return src;
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueDeliveries } from '../src/automations/delivery-repository.ts';
 import { createDb, type Database } from '../src/db/index.ts';
-import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { addDestination, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
@@ -9,14 +9,12 @@ import { startReceiver } from './support/receiver.ts';
 
 async function withDestination(t: TestApp, url: string) {
   const src = await seedSource(t.db, `Dispatch Agent ${Math.random()}`);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/v1/admin/sources/${src.source_id}/destinations`,
-    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-    payload: JSON.stringify({ kind: 'partner_sync', url }),
-  });
+  const res = await addDestination(t.app, src.source_id, { url });
   return { ...src, destination_id: (res.json() as { destination_id: string }).destination_id };
 }
+
+// Long enough that the survivor's first round surely ends inside the dead worker's lease.
+const LEASE_MS = 1_000;
 
 describe('dispatcher: a worker that dies mid-delivery', () => {
   let t: TestApp;
@@ -33,7 +31,7 @@ describe('dispatcher: a worker that dies mid-delivery', () => {
   it('When a worker took deliveries and died, then another sends them once its lease runs out, each once', async () => {
     const src = await withDestination(t, `${receiver.url}/lease`);
     await deliver(t.app, src.token, { name: 'Lease Lena', phone: '2145550501' });
-    const survivor = testDispatcher(t.db, [0, 10], { leaseMs: 60 });
+    const survivor = testDispatcher(t.db, [0, 10], { leaseMs: LEASE_MS });
     await survivor.runOnce(); // fans out; sends too, unless another holds it
     await t.db.query(
       "UPDATE webhook_deliveries SET status = 'pending', attempts = 0 WHERE destination_id = $1",
@@ -41,11 +39,11 @@ describe('dispatcher: a worker that dies mid-delivery', () => {
     );
     receiver.received.length = 0;
 
-    const taken = await claimDueDeliveries(t.db, 10, 60); // the worker that will die
+    const taken = await claimDueDeliveries(t.db, 10, LEASE_MS); // the worker that will die
     expect(taken).toHaveLength(1);
     await survivor.runOnce();
     expect(receiver.received).toHaveLength(0); // still leased to the dead worker
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 100));
     await survivor.runOnce();
     expect(receiver.received).toHaveLength(1);
     expect(

@@ -3,7 +3,7 @@ import { queueStats } from '../src/automations/queue-stats.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { buildApp } from '../src/app.ts';
 import type { FastifyInstance } from 'fastify';
-import { ADMIN_KEY, seedSource } from './support/app.ts';
+import { addDestination, ADMIN_KEY, seedSource } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
 import { deliver } from './support/deliver.ts';
@@ -40,12 +40,7 @@ afterAll(async () => {
 describe('GET /metrics', () => {
   it('When deliveries come in and the dispatcher runs, then the counters, the latency histogram and the queue gauges say so', async () => {
     const src = await seedSource(testDb.db);
-    await app.inject({
-      method: 'POST',
-      url: `/v1/admin/sources/${src.source_id}/destinations`,
-      headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-      payload: JSON.stringify({ kind: 'partner_sync', url: `${receiver.url}/dead` }),
-    });
+    await addDestination(app, src.source_id, { url: `${receiver.url}/dead` });
     await deliver(app, src.token, { name: 'Metric Mia', phone: '2145550601' });
     await deliver(app, src.token, { name: 'Metric Mia', phone: '2145550601', city: 'Austin' });
     await deliver(app, src.token, { phone: '2145550602' });

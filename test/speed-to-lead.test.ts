@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmsProvider, type SmsProvider } from '../src/automations/sms-providers.ts';
-import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 import { startReceiver } from './support/receiver.ts';
@@ -24,8 +24,7 @@ afterAll(async () => {
 /** A dispatcher whose clock reads `at`, sending texts through `sms` (the recorder by default). */
 const dispatcherAt = (at: string | Date, sms?: SmsProvider) =>
   testDispatcher(t.db, [0], { now: () => new Date(at), ...(sms ? { sms } : {}) });
-const admin = (url: string) =>
-  t.app.inject({ method: 'GET', url: `/v1/admin${url}`, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+const admin = (url: string) => adminInject(t.app, 'GET', url);
 async function texts(leadId: string) {
   const { rows } = await t.db.query<{ status: string; send_at: Date; body: string; provider: string | null }>(
     'SELECT status, send_at, body, provider FROM sms_messages WHERE lead_id = $1 ORDER BY created_at',

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/automations/payloads.ts';
-import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { addDestination, adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { startReceiver } from './support/receiver.ts';
@@ -20,17 +20,12 @@ afterAll(async () => {
 const dispatcher = (schedule: number[] = [0, 30, 30]) => testDispatcher(t.db, schedule);
 
 const admin = (method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
-  t.app.inject({
-    method,
-    url: `/v1/admin${url}`,
-    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-  });
+  adminInject(t.app, method, url, body);
 
 let n = 0;
 async function sourceWith(kind: 'partner_sync' | 'analytics', path: string, events?: string[]) {
   const src = await seedSource(t.db, `Webhook Agent ${++n}`);
-  const res = await admin('POST', `/sources/${src.source_id}/destinations`, {
+  const res = await addDestination(t.app, src.source_id, {
     kind,
     url: `${receiver.url}${path}`,
     ...(events ? { events } : {}),
@@ -337,12 +332,7 @@ describe('webhooks: destinations on private networks', () => {
     'When a destination at %s is added without ALLOW_PRIVATE_DESTINATIONS, then it is refused',
     async (url) => {
       const src = await seedSource(strict.db, `Strict ${url}`);
-      const res = await strict.app.inject({
-        method: 'POST',
-        url: `/v1/admin/sources/${src.source_id}/destinations`,
-        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-        payload: JSON.stringify({ kind: 'partner_sync', url }),
-      });
+      const res = await addDestination(strict.app, src.source_id, { url });
       expect(res.statusCode).toBe(400);
       expect(res.json().error_code).toBe('VALIDATION_ERROR');
     },

@@ -32,11 +32,13 @@ export function registerAgentRoutes(app: FastifyInstance, deps: AdminDeps): void
     const timezone = zoneOf(body);
     const template =
       body.sms_template === null ? null : optionalText(body, 'sms_template', LIMITS.smsTemplateMaxLength);
-    const updated = await updateAgent(deps.db, agent.agent_id, {
+    const patch = {
       ...(name !== undefined ? { name } : {}),
       ...(timezone !== undefined ? { timezone } : {}),
       ...(template !== undefined ? { sms_template: template } : {}),
-    });
+    };
+    if (Object.keys(patch).length === 0) return agent;
+    const updated = await updateAgent(deps.db, agent.agent_id, patch);
     if (!updated) throw appError('AGENT_NOT_FOUND');
     return updated;
   });

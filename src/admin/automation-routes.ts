@@ -13,6 +13,7 @@ import {
   listDestinations,
 } from '../automations/destination-repository.ts';
 import { listCallTasks } from '../automations/dial-queue.ts';
+import { DESTINATION_KINDS, type DestinationKind } from '../automations/payloads.ts';
 import { appError } from '../errors.ts';
 import { OUTBOX_TOPICS } from '../outbox/topics.ts';
 import type { AdminDeps } from './deps.ts';
@@ -25,8 +26,6 @@ interface Params {
   destination_id?: string;
   delivery_id?: string;
 }
-
-const KINDS = ['partner_sync', 'analytics'] as const;
 
 /** Outbound destinations of a source, the deliveries made to them, and the agent's dial queue. */
 export function registerAutomationRoutes(app: FastifyInstance, deps: AdminDeps): void {
@@ -85,8 +84,8 @@ export function registerAutomationRoutes(app: FastifyInstance, deps: AdminDeps):
 
 async function destinationInput(body: JsonBody, allowPrivate: boolean) {
   const kind = body.kind;
-  if (typeof kind !== 'string' || !(KINDS as readonly string[]).includes(kind)) {
-    throw appError('VALIDATION_ERROR', `kind must be one of ${KINDS.join(', ')}`);
+  if (typeof kind !== 'string' || !(DESTINATION_KINDS as readonly string[]).includes(kind)) {
+    throw appError('VALIDATION_ERROR', `kind must be one of ${DESTINATION_KINDS.join(', ')}`);
   }
   const url = requiredText(body, 'url', LIMITS.destinationUrlMaxLength);
   const check = await checkDestinationUrl(url, allowPrivate);
@@ -103,5 +102,5 @@ async function destinationInput(body: JsonBody, allowPrivate: boolean) {
     }
     events = [...new Set(body.events as string[])];
   }
-  return { kind: kind as (typeof KINDS)[number], url, events };
+  return { kind: kind as DestinationKind, url, events };
 }

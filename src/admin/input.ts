@@ -87,8 +87,3 @@ export function uuidParam(raw: string | undefined, notFound: ErrorCode): string 
   if (!raw || !isUuid(raw)) throw appError(notFound);
   return raw.toLowerCase();
 }
-
-export function leadIdParam(raw: string | undefined): string {
-  if (!raw || !isUuid(raw)) throw appError('LEAD_NOT_FOUND');
-  return raw.toLowerCase();
-}

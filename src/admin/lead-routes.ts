@@ -12,7 +12,7 @@ import {
   type LeadListQuery,
 } from '../leads/lead-queries.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
-import { assertStorable, leadIdParam, queryValue } from './input.ts';
+import { assertStorable, queryValue, uuidParam } from './input.ts';
 import { requireAgent } from './lookups.ts';
 
 interface AgentParams {
@@ -34,7 +34,7 @@ export function registerLeadRoutes(app: FastifyInstance, deps: AdminDeps): void 
   });
 
   app.get<{ Params: LeadParams }>('/leads/:lead_id', async (request) => {
-    const lead = await getLeadDetail(deps.db, leadIdParam(request.params.lead_id));
+    const lead = await getLeadDetail(deps.db, uuidParam(request.params.lead_id, 'LEAD_NOT_FOUND'));
     if (!lead) throw appError('LEAD_NOT_FOUND');
     return lead;
   });

@@ -69,7 +69,7 @@ export async function deleteDestination(db: Queryable, destinationId: string): P
   return rowCount > 0;
 }
 
-/** The active destinations of a source that receive `topic`, with their secrets, for a dispatch. */
+/** The active destinations of a source that receive `topic`, for a dispatch. */
 export async function destinationsFor(
   tx: Queryable,
   agentId: string,

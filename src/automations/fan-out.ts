@@ -4,10 +4,9 @@ import { getLeadView } from '../leads/lead-queries.ts';
 import { insertDeliveries } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
 import { addCallTask } from './dial-queue.ts';
-import { leadZone } from './lead-zone.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
-import { isOptedOut, scheduleText, textsSince } from './sms-repository.ts';
-import { planFollowUp } from './speed-to-lead.ts';
+import { followUpFor, loadFollowUpAgent, type FollowUpAgent } from './follow-up.ts';
+import { scheduleText } from './sms-repository.ts';
 
 // Any constant, with the schema's name: one fan-out at a time per installation (several may share
 // one database under different schemas), so messages are handed on in their order.
@@ -41,7 +40,7 @@ export async function fanOut(db: Database, limit: number, now: Date): Promise<nu
         WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
-    const agents = new Map<string, AgentRow | undefined>();
+    const agents = new Map<string, FollowUpAgent | undefined>();
     for (const message of rows) await dispatch(tx, message, now, agents);
     if (rows.length > 0) {
       await tx.query('UPDATE outbox SET dispatched_at = now() WHERE message_id = ANY($1::uuid[])', [
@@ -52,17 +51,11 @@ export async function fanOut(db: Database, limit: number, now: Date): Promise<nu
   });
 }
 
-interface AgentRow {
-  name: string;
-  timezone: string;
-  sms_template: string | null;
-}
-
 async function dispatch(
   tx: Queryable,
   m: OutboxRow,
   now: Date,
-  agents: Map<string, AgentRow | undefined>,
+  agents: Map<string, FollowUpAgent | undefined>,
 ): Promise<void> {
   const lead = m.lead_id ? ((await getLeadView(tx, m.lead_id)) as LeadSnapshot | null) : null;
   const sourceId = typeof m.payload.source_id === 'string' ? m.payload.source_id : null;
@@ -83,13 +76,7 @@ async function dispatch(
     );
   }
   if (lead && (m.topic === 'lead.created' || m.topic === 'lead.updated')) {
-    if (!agents.has(m.agent_id)) {
-      const { rows } = await tx.query<AgentRow>(
-        'SELECT name, timezone, sms_template FROM agents WHERE agent_id = $1',
-        [m.agent_id],
-      );
-      agents.set(m.agent_id, rows[0]);
-    }
+    if (!agents.has(m.agent_id)) agents.set(m.agent_id, await loadFollowUpAgent(tx, m.agent_id));
     const agent = agents.get(m.agent_id);
     if (agent) await followUp(tx, m, lead, agent, now);
   }
@@ -99,40 +86,25 @@ async function followUp(
   tx: Queryable,
   m: OutboxRow,
   lead: LeadSnapshot,
-  agent: AgentRow,
+  agent: FollowUpAgent,
   now: Date,
 ): Promise<void> {
-  const phone = typeof lead.phone === 'string' && lead.phone !== '' ? lead.phone : null;
-  // Opt-outs and recent texts matter only for a text, which needs consent: not looked up otherwise.
-  const textable = phone !== null && lead.sms_consent === true;
-  const text = (key: string) => (typeof lead[key] === 'string' ? (lead[key] as string) : null);
-  const zone = leadZone(lead, agent.timezone);
-  const scheduledAt = typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null;
-  const plan = planFollowUp({
+  const plan = await followUpFor(tx, {
+    agent_id: m.agent_id,
+    agent,
     topic: m.topic,
-    status: lead.status,
-    phone,
-    first_name: text('first_name'),
-    state: text('state'),
-    zone,
-    sms_consent: lead.sms_consent === true,
-    appointment: scheduledAt ? { scheduled_at: scheduledAt } : null,
-    opted_out: textable ? await isOptedOut(tx, m.agent_id, phone) : false,
-    texts_last_24h: textable
-      ? await textsSince(tx, m.agent_id, phone, new Date(now.getTime() - 86_400_000))
-      : 0,
-    agent_name: agent.name,
-    template: agent.sms_template,
+    lead,
+    scheduled_at: typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null,
     now,
   });
   if (plan.callTask)
     await addCallTask(tx, { agent_id: m.agent_id, lead_id: lead.lead_id, message_id: m.message_id });
-  if (phone && 'send_at' in plan.text) {
+  if (plan.phone && 'send_at' in plan.text) {
     await scheduleText(tx, {
       agent_id: m.agent_id,
       lead_id: lead.lead_id,
       message_id: m.message_id,
-      to_phone: phone,
+      to_phone: plan.phone,
       body: plan.text.body,
       send_at: plan.text.send_at,
     });

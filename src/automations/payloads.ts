@@ -18,7 +18,8 @@ export const ATTRIBUTION_FIELDS = [
   'consent_cert_url',
 ] as const;
 
-export type DestinationKind = 'partner_sync' | 'analytics';
+export const DESTINATION_KINDS = ['partner_sync', 'analytics'] as const;
+export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
 /** A lead as an outbound event shows it: its fields by name, custom_fields, status, ids. */
 export type LeadSnapshot = JsonObject & { lead_id: string; status: string };

@@ -1,9 +1,7 @@
 import type { Database } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
 import { listDestinations } from './destination-repository.ts';
-import { leadZone } from './lead-zone.ts';
-import { isOptedOut, textsSince } from './sms-repository.ts';
-import { planFollowUp } from './speed-to-lead.ts';
+import { followUpFor, loadFollowUpAgent } from './follow-up.ts';
 
 /**
  * What a live delivery of a Listen sample would have triggered, for the agent to see before going
@@ -24,31 +22,17 @@ export async function previewAutomations(
 ): Promise<JsonObject> {
   const topic = input.existingLeadId ? 'lead.updated' : 'lead.created';
   const topics = input.hasAppointment ? [topic, 'appointment.booked'] : [topic];
-  const { rows } = await db.query<{ name: string; timezone: string; sms_template: string | null }>(
-    'SELECT name, timezone, sms_template FROM agents WHERE agent_id = $1',
-    [input.agent_id],
-  );
-  const agent = rows[0] ?? { name: '', timezone: 'America/New_York', sms_template: null };
-  const text = (key: string) => (typeof input.lead[key] === 'string' ? (input.lead[key] as string) : null);
-  const phone = text('phone');
-  const plan = planFollowUp({
-    topic,
-    status: String(input.lead.status ?? 'New'),
-    phone,
-    first_name: text('first_name'),
-    state: text('state'),
-    zone: leadZone(input.lead, agent.timezone),
-    sms_consent: input.lead.sms_consent === true,
-    appointment:
-      typeof input.lead.scheduled_at === 'string' ? { scheduled_at: input.lead.scheduled_at } : null,
-    opted_out: phone ? await isOptedOut(db, input.agent_id, phone) : false,
-    texts_last_24h: phone
-      ? await textsSince(db, input.agent_id, phone, new Date(input.now.getTime() - 86_400_000))
-      : 0,
-    agent_name: agent.name,
-    template: agent.sms_template,
-    now: input.now,
-  });
+  const agent = await loadFollowUpAgent(db, input.agent_id);
+  const plan = agent
+    ? await followUpFor(db, {
+        agent_id: input.agent_id,
+        agent,
+        topic,
+        lead: input.lead,
+        scheduled_at: typeof input.lead.scheduled_at === 'string' ? input.lead.scheduled_at : null,
+        now: input.now,
+      })
+    : { callTask: false, text: { skipped: 'no such agent' } };
   const destinations = (await listDestinations(db, input.source_id))
     .filter((d) => d.active)
     .map((d) => ({

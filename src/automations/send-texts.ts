@@ -43,7 +43,9 @@ async function sendOne(
     await finishText(db, t, { status: 'suppressed', error: 'opted out' });
     return 'suppressed';
   }
-  const allowedAt = await allowedFrom(db, t, now);
+  const lead = await getLeadView(db, t.lead_id);
+  const state = typeof lead?.state === 'string' ? lead.state : null;
+  const allowedAt = nextAllowedInstant(now, leadZone(lead ?? {}, t.agent_timezone), contactRule(state));
   if (allowedAt.getTime() > now.getTime()) {
     await finishText(db, t, { status: 'scheduled', error: 'outside calling hours', send_at: allowedAt });
     return 'deferred';
@@ -68,15 +70,4 @@ async function sendOne(
     await finishText(db, t, { status: 'scheduled', error, send_at: new Date(now.getTime() + 60_000) });
     return 'deferred';
   }
-}
-
-/** The first allowed instant for this lead's calling hours, from `now`. */
-async function allowedFrom(db: Database, t: ClaimedText, now: Date): Promise<Date> {
-  const lead = await getLeadView(db, t.lead_id);
-  const { rows } = await db.query<{ timezone: string }>('SELECT timezone FROM agents WHERE agent_id = $1', [
-    t.agent_id,
-  ]);
-  const agentZone = rows[0]?.timezone ?? 'America/New_York';
-  const state = typeof lead?.state === 'string' ? lead.state : null;
-  return nextAllowedInstant(now, leadZone(lead ?? {}, agentZone), contactRule(state));
 }

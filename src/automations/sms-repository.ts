@@ -78,32 +78,33 @@ export interface ClaimedText {
   to_phone: string;
   body: string;
   attempts: number;
+  /** The agent's zone: the prospect's calling hours fall back to it. */
+  agent_timezone: string;
 }
 
 /** Takes due texts for this worker; the lease keeps another worker off them, as for webhooks. */
 export async function claimDueTexts(
-  db: Database,
+  db: Queryable,
   limit: number,
   leaseMs: number,
   now: Date,
 ): Promise<ClaimedText[]> {
-  return db.withTransaction(async (tx) => {
-    const { rows } = await tx.query<ClaimedText>(
-      `SELECT agent_id, sms_id, lead_id, to_phone, body, attempts FROM sms_messages
+  // One statement: lock the due rows nobody else holds, lease them, and return them with the
+  // attempts made before this one.
+  const { rows } = await db.query<ClaimedText>(
+    `WITH due AS (
+       SELECT agent_id, sms_id FROM sms_messages
         WHERE (status = 'scheduled' OR (status = 'sending' AND lease_until < $2)) AND send_at <= $2
-        ORDER BY send_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit, now.toISOString()],
-    );
-    for (const t of rows) {
-      await tx.query(
-        `UPDATE sms_messages SET status = 'sending', attempts = attempts + 1,
-                lease_until = $3::timestamptz + make_interval(secs => $4)
-          WHERE agent_id = $1 AND sms_id = $2`,
-        [t.agent_id, t.sms_id, now.toISOString(), leaseMs / 1000],
-      );
-    }
-    return rows;
-  });
+        ORDER BY send_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+     UPDATE sms_messages m SET status = 'sending', attempts = m.attempts + 1,
+            lease_until = $2::timestamptz + make_interval(secs => $3)
+       FROM due, agents a
+      WHERE m.agent_id = due.agent_id AND m.sms_id = due.sms_id AND a.agent_id = m.agent_id
+     RETURNING m.agent_id, m.sms_id, m.lead_id, m.to_phone, m.body, m.attempts - 1 AS attempts,
+               a.timezone AS agent_timezone`,
+    [limit, now.toISOString(), leaseMs / 1000],
+  );
+  return rows;
 }
 
 export async function finishText(

@@ -1,6 +1,6 @@
 import type { ResolvedAppointment } from '../appointments/schedule.ts';
 import { LIMITS } from '../config.ts';
-import { ERRORS, errorBody, type ErrorBody, type ErrorCode } from '../errors.ts';
+import { ERRORS, errorBody, unavailableError, type ErrorBody, type ErrorCode } from '../errors.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
 import type { LeadStatus } from '../leads/lead-status.ts';
@@ -56,7 +56,7 @@ export function rejected(code: ErrorCode, details?: string, extra: Partial<Rejec
  */
 export function unavailable(cause?: unknown): Rejected {
   const seconds = LIMITS.unavailableRetryAfterSeconds;
-  return rejected('SERVICE_UNAVAILABLE', `Retry in ${seconds} s with the same idempotency key`, {
+  return rejected('SERVICE_UNAVAILABLE', unavailableError(seconds).details, {
     retryAfterSeconds: seconds,
     ...(cause !== undefined ? { cause } : {}),
   });

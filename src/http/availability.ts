@@ -1,7 +1,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { LIMITS } from '../config.ts';
-import { errorBody } from '../errors.ts';
+import { unavailableError } from '../errors.ts';
 
 /** Whether the process is shutting down: set on SIGTERM, read on every request. */
 export interface Lifecycle {
@@ -20,14 +20,10 @@ export async function installAvailability(
   app: FastifyInstance,
   opts: { lifecycle: Lifecycle; maxEventLoopDelayMs?: number },
 ): Promise<void> {
-  const seconds = LIMITS.unavailableRetryAfterSeconds;
-  const refuse = (reply: FastifyReply, details: string) =>
-    reply
-      .code(503)
-      .header('retry-after', String(seconds))
-      .send(
-        errorBody('SERVICE_UNAVAILABLE', `${details}; retry in ${seconds} s with the same idempotency key`),
-      );
+  const refuse = (reply: FastifyReply, reason: string) => {
+    const err = unavailableError(LIMITS.unavailableRetryAfterSeconds, reason);
+    return reply.code(err.status).headers(err.headers).send(err.toBody());
+  };
 
   app.addHook('onRequest', async (request, reply) => {
     if (!opts.lifecycle.closing || HEALTH.has(request.url)) return;

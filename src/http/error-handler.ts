@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { LIMITS } from '../config.ts';
 import { isTransientDbError } from '../db/database.ts';
-import { AppError, appError } from '../errors.ts';
+import { AppError, appError, unavailableError } from '../errors.ts';
 
 /**
  * One error shape everywhere: {error, error_code, details?}. For the admin API, health and OpenAPI
@@ -25,10 +25,7 @@ export function installErrorHandling(app: FastifyInstance): void {
 
 export function toAppError(err: FastifyError | Error): AppError {
   if (err instanceof AppError) return err;
-  if (isTransientDbError(err)) {
-    const seconds = LIMITS.unavailableRetryAfterSeconds;
-    return appError('SERVICE_UNAVAILABLE', `Retry in ${seconds} s`, { 'retry-after': String(seconds) });
-  }
+  if (isTransientDbError(err)) return unavailableError(LIMITS.unavailableRetryAfterSeconds);
   const code = (err as FastifyError).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -1,5 +1,4 @@
 import { INBOUND_SMS_PATH } from '../automations/inbound-sms-route.ts';
-import type { Json } from './json-schema.ts';
 import {
   ADMIN_PREFIX,
   adminOperation,
@@ -12,20 +11,12 @@ import {
   publicGet,
   SOURCE,
 } from './paths.ts';
-import { ref } from './json-schema.ts';
+import { ref, type Json } from './json-schema.ts';
 
 /** The operations of the follow-up automations: destinations, deliveries, the dial queue, texts, metrics. */
 export function buildAutomationPaths(): Record<string, Json> {
   const a = ADMIN_PREFIX;
   return {
-    [`${a}/agents/{agent_id}`]: {
-      patch: adminOperation('updateAgent', 'Rename an agent, change its time zone or its first text', {
-        parameters: ['AgentId'],
-        body: 'UpdateAgentRequest',
-        responses: ok('The agent.', 'Agent'),
-        errors: [...AGENT, ...BODY],
-      }),
-    },
     [`${a}/sources/{source_id}/destinations`]: {
       post: adminOperation(
         'createDestination',

@@ -1,15 +1,8 @@
 import { DELIVERY_STATUSES } from '../automations/delivery-repository.ts';
+import { DESTINATION_KINDS } from '../automations/payloads.ts';
+import { LIMITS } from '../config.ts';
 import { OUTBOX_TOPICS } from '../outbox/topics.ts';
-import { ref, type Json } from './json-schema.ts';
-
-const uuid: Json = { type: 'string', format: 'uuid' };
-const dateTime: Json = { type: 'string', format: 'date-time' };
-const nullable = (schema: Json): Json => ({ ...schema, type: [schema.type, 'null'] });
-const list = (key: string, item: string): Json => ({
-  type: 'object',
-  required: [key],
-  properties: { [key]: { type: 'array', items: ref(item) } },
-});
+import { dateTime, list, nullable, ref, uuid, type Json } from './json-schema.ts';
 
 const destination: Json = {
   type: 'object',
@@ -18,7 +11,7 @@ const destination: Json = {
     destination_id: uuid,
     agent_id: uuid,
     source_id: uuid,
-    kind: { type: 'string', enum: ['partner_sync', 'analytics'] },
+    kind: { type: 'string', enum: [...DESTINATION_KINDS] },
     url: { type: 'string', format: 'uri' },
     events: {
       type: ['array', 'null'],
@@ -39,20 +32,20 @@ export function buildAutomationSchemas(): Record<string, Json> {
     UpdateAgentRequest: {
       type: 'object',
       properties: {
-        name: { type: 'string', minLength: 1, maxLength: 200 },
+        name: { type: 'string', minLength: 1, maxLength: LIMITS.nameMaxLength },
         timezone: { type: 'string' },
-        sms_template: { type: ['string', 'null'], maxLength: 640 },
+        sms_template: { type: ['string', 'null'], maxLength: LIMITS.smsTemplateMaxLength },
       },
     },
     CreateDestinationRequest: {
       type: 'object',
       required: ['kind', 'url'],
       properties: {
-        kind: { type: 'string', enum: ['partner_sync', 'analytics'] },
+        kind: { type: 'string', enum: [...DESTINATION_KINDS] },
         url: {
           type: 'string',
           format: 'uri',
-          maxLength: 2048,
+          maxLength: LIMITS.destinationUrlMaxLength,
           description: 'Public http(s) URL (private networks only with ALLOW_PRIVATE_DESTINATIONS=true).',
         },
         events: { type: 'array', minItems: 1, items: { type: 'string', enum: [...OUTBOX_TOPICS] } },

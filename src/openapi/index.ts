@@ -118,14 +118,6 @@ const headers: Record<string, Json> = {
   WWWAuthenticate: { description: 'The bearer challenge.', schema: { type: 'string' } },
 };
 
-/** Two path tables into one; a path in both gets the operations of both. */
-function mergePaths(...tables: Array<Record<string, Json>>): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const table of tables)
-    for (const [path, ops] of Object.entries(table)) out[path] = { ...out[path], ...ops };
-  return out;
-}
-
 /** The whole OpenAPI 3.1 document of the gateway, the admin API and the operational endpoints. */
 export function buildOpenApiDocument(): Record<string, unknown> {
   return {
@@ -147,7 +139,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       { name: 'Operations', description: 'Health checks and metrics.' },
       { name: 'Meta', description: 'This document.' },
     ],
-    paths: mergePaths(buildPaths(), buildAutomationPaths()),
+    paths: { ...buildPaths(), ...buildAutomationPaths() },
     components: {
       schemas: { ...buildSchemas(), ...buildAutomationSchemas() },
       securitySchemes: {

@@ -71,7 +71,7 @@ export function errorResponses(codes: ErrorCode[]): Record<string, Json> {
 export const json = (schema: Json, examples?: Json): Json => ({
   'application/json': { schema, ...(examples ? { examples } : {}) },
 });
-export const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+const param = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
 export const ok = (description: string, schema: string, status = '200'): Record<string, Json> => ({
   [status]: { description, content: json(ref(schema)) },
 });
@@ -268,6 +268,12 @@ export function buildPaths(): Record<string, Json> {
         parameters: ['AgentId'],
         responses: ok('The agent.', 'Agent'),
         errors: AGENT,
+      }),
+      patch: adminOperation('updateAgent', 'Rename an agent, change its time zone or its first text', {
+        parameters: ['AgentId'],
+        body: 'UpdateAgentRequest',
+        responses: ok('The agent.', 'Agent'),
+        errors: [...AGENT, ...BODY],
       }),
     },
     [`${a}/agents/{agent_id}/sources`]: {

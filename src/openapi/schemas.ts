@@ -1,5 +1,5 @@
 import { APPOINTMENT_STATUSES } from '../appointments/transitions.ts';
-import { ref, type Json } from './json-schema.ts';
+import { dateTime, list, nullable, ref, uuid, type Json } from './json-schema.ts';
 import { ERRORS, type ErrorCode } from '../errors.ts';
 import { SCHEDULE_TYPE_SYNONYMS } from '../ingest/tables/synonyms.ts';
 import { leadFieldSchemas } from './lead-fields.ts';
@@ -9,11 +9,6 @@ import { LISTEN_MESSAGE } from '../gateway/result.ts';
 
 /** A piece of the OpenAPI document: plain JSON. */
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
-
-const uuid: Json = { type: 'string', format: 'uuid' };
-const dateTime: Json = { type: 'string', format: 'date-time' };
-const nullable = (type: string): Json => ({ type: [type, 'null'] });
-const nullableUuid: Json = { type: ['string', 'null'], format: 'uuid' };
 
 /** The enum fields of the submission: their values are the keys of the synonym tables. */
 const warning: Json = {
@@ -312,7 +307,7 @@ const historyEntry: Json = {
   properties: {
     history_id: uuid,
     event: { type: 'string', examples: ['created'] },
-    source_id: nullableUuid,
+    source_id: nullable(uuid),
     changes: { description: 'Older values a merge replaced, by field.' },
     details: {},
     created_at: dateTime,
@@ -384,12 +379,6 @@ const bookingEventLogEntry: Json = {
     payload: { type: 'object', description: 'The event body as received.', additionalProperties: true },
   },
 };
-
-const list = (key: string, item: string, extra: Record<string, Json> = {}): Json => ({
-  type: 'object',
-  required: [key, ...Object.keys(extra)],
-  properties: { [key]: { type: 'array', items: ref(item) }, ...extra },
-});
 
 export function buildSchemas(): Record<string, Json> {
   return {

@@ -70,3 +70,30 @@ export async function seedSource(
   const { source, token } = await createSource(db, agent.agent_id, `${agentName} source`);
   return { agent_id: agent.agent_id, source_id: source.source_id, token };
 }
+
+/** One admin API request through `app.inject`, with the test key; `body` is sent as JSON. */
+export function adminInject(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  body?: unknown,
+) {
+  return app.inject({
+    method,
+    url: `/v1/admin${url}`,
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+/** Adds a webhook destination to a source through the admin API; returns the raw answer. */
+export function addDestination(
+  app: FastifyInstance,
+  sourceId: string,
+  destination: { kind?: 'partner_sync' | 'analytics'; url: string; events?: string[] },
+) {
+  return adminInject(app, 'POST', `/sources/${sourceId}/destinations`, {
+    kind: 'partner_sync',
+    ...destination,
+  });
+}
