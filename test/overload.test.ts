@@ -123,5 +123,6 @@ describe('overload: a saturated event loop', () => {
     expect(res.headers['retry-after']).toBe('1');
     expect(res.json()).toMatchObject({ error_code: 'SERVICE_UNAVAILABLE' });
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/healthz?probe=liveness' })).statusCode).toBe(200);
   });
 });

@@ -9,6 +9,8 @@ export interface Lifecycle {
 }
 
 const HEALTH = new Set(['/healthz', '/readyz']);
+/** The path without its query string: `/healthz?probe=1` is still the health route. */
+const pathOf = (url: string) => url.split('?', 1)[0] ?? url;
 
 /**
  * Answers `503 SERVICE_UNAVAILABLE` with `Retry-After` instead of taking work the process cannot do
@@ -26,7 +28,7 @@ export async function installAvailability(
   };
 
   app.addHook('onRequest', async (request, reply) => {
-    if (!opts.lifecycle.closing || HEALTH.has(request.url)) return;
+    if (!opts.lifecycle.closing || HEALTH.has(pathOf(request.url))) return;
     reply.header('connection', 'close');
     return refuse(reply, 'The server is shutting down');
   });
@@ -34,7 +36,7 @@ export async function installAvailability(
     maxEventLoopDelay: opts.maxEventLoopDelayMs ?? LIMITS.maxEventLoopDelayMs,
     // Async: the plugin then goes on only to find the reply sent, and Fastify stops there.
     pressureHandler: async (request, reply, type, value) => {
-      if (request.url === '/healthz') return;
+      if (pathOf(request.url) === '/healthz') return;
       request.log.warn({ type, value }, 'under pressure: request refused');
       await refuse(reply, 'The server is overloaded');
     },
