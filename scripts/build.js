@@ -37,14 +37,18 @@ export function isBuilt() {
   }
 }
 
+function resolveTsc() {
+  try {
+    return createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  } catch {
+    return null;
+  }
+}
+
 /** Builds dist/; returns false when TypeScript is not installed or the build fails. */
 export function build({ quiet = false } = {}) {
-  let tsc;
-  try {
-    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  } catch {
-    return false;
-  }
+  const tsc = resolveTsc();
+  if (!tsc) return false;
   const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
     stdio: quiet ? 'ignore' : 'inherit',
   });
@@ -59,4 +63,9 @@ export function build({ quiet = false } = {}) {
   return true;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = build() ? 0 : 1;
+// As `prepare` in an install without dev dependencies there is no TypeScript: nothing to build, and
+// no reason to fail the install (a failing build, though, fails it).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!resolveTsc()) console.log('leadgate: TypeScript is not installed; dist/ not built');
+  else process.exitCode = build() ? 0 : 1;
+}
