@@ -194,6 +194,26 @@ describe('speed to lead: the first text', () => {
     expect(await texts(res.json().lead_id)).toEqual([expect.objectContaining({ status, send_at: sendAt })]);
   });
 
+  it('When the provider fails every time, then the text is tried three times, a minute apart, and then failed', async () => {
+    const src = await source();
+    const res = await deliver(t.app, src.token, {
+      name: 'Flaky Flo',
+      phone: '3125550132',
+      state: 'IL',
+      sms_consent: true,
+    });
+    const failing: SmsProvider = {
+      name: 'http',
+      send: () => Promise.reject(new Error('provider down')),
+    };
+    const statuses: string[] = [];
+    for (const at of ['2027-01-15T18:00:00Z', '2027-01-15T18:01:01Z', '2027-01-15T18:02:02Z']) {
+      await dispatcherAt(at, failing).runOnce();
+      statuses.push((await texts(res.json().lead_id))[0]?.status ?? 'none');
+    }
+    expect(statuses).toEqual(['scheduled', 'scheduled', 'failed']);
+  });
+
   it('When the same contact is delivered again within 24 hours, then it is not texted again', async () => {
     const src = await source();
     const lead = { name: 'Twice Tina', phone: '3125550109', state: 'IL', sms_consent: true };

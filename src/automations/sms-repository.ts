@@ -77,6 +77,7 @@ export interface ClaimedText {
   lead_id: string;
   to_phone: string;
   body: string;
+  /** Attempts so far, the one this claim is for included. */
   attempts: number;
   /** The agent's zone: the prospect's calling hours fall back to it. */
   agent_timezone: string;
@@ -90,7 +91,7 @@ export async function claimDueTexts(
   now: Date,
 ): Promise<ClaimedText[]> {
   // One statement: lock the due rows nobody else holds, lease them, and return them with the
-  // attempts made before this one.
+  // attempts made so far, this one included.
   const { rows } = await db.query<ClaimedText>(
     `WITH due AS (
        SELECT agent_id, sms_id FROM sms_messages
@@ -100,7 +101,7 @@ export async function claimDueTexts(
             lease_until = $2::timestamptz + make_interval(secs => $3)
        FROM due, agents a
       WHERE m.agent_id = due.agent_id AND m.sms_id = due.sms_id AND a.agent_id = m.agent_id
-     RETURNING m.agent_id, m.sms_id, m.lead_id, m.to_phone, m.body, m.attempts - 1 AS attempts,
+     RETURNING m.agent_id, m.sms_id, m.lead_id, m.to_phone, m.body, m.attempts,
                a.timezone AS agent_timezone`,
     [limit, now.toISOString(), leaseMs / 1000],
   );
