@@ -13,6 +13,8 @@ export const LIMITS = {
   idempotencyWindowHours: 24,
   /** Longest idempotency key, in characters. */
   idempotencyKeyMaxLength: 255,
+  /** A scheduler's invitee URI longer than this is kept as `sha256:<hex>` (it keys several indexes). */
+  inviteeUriMaxLength: 255,
   /** How often each server deletes expired idempotency keys. */
   idempotencyPurgeMs: 10 * 60_000,
   /** The accepted age range of a contact, inclusive (the specification's limit). */

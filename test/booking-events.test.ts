@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBookingNotes } from '../src/booking-events/notes.ts';
 import { signSchedulerPayload } from '../src/booking-events/signature.ts';
@@ -239,6 +240,27 @@ describe('reschedules, in any order', () => {
 });
 
 describe('other scheduler events', () => {
+  it('when the invitee URI is very long, then the booking and its cancel still work, keyed by its hash', async () => {
+    const src = await freshSource();
+    // Random hex does not compress: past an index row's limit, as a raw key it would answer 500.
+    const long = `https://api.calendly.com/scheduled_events/E/invitees/${randomBytes(4_000).toString('hex')}`;
+    const withUri = (fixture: BookingFixture) =>
+      bookingFixtureText(fixture)
+        .split(JSON.stringify(uriOf(fixture)))
+        .join(JSON.stringify(long));
+    const booked = await post(src, withUri('invitee-created'));
+    expect(booked.statusCode).toBe(200);
+    const canceled = await post(src, withUri('invitee-canceled'));
+    expect(canceled.statusCode).toBe(200);
+    const { appointments } = await lead(booked.json().lead_id);
+    expect(appointments).toEqual([
+      expect.objectContaining({
+        external_id: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        status: 'canceled',
+      }),
+    ]);
+  });
+
   it('when a no-show is reported and then removed, then the appointment is no_show and booked again, with history', async () => {
     const src = await freshSource();
     const created = (await send(src, 'invitee-created-questionnaire')).json();

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { LIMITS } from '../config.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
 import { inviteeReader, isTrueFlag, objectAt, own, text } from './read-json.ts';
 import { inviteeToSubmission } from './to-submission.ts';
@@ -62,7 +64,7 @@ export function parseBookingEvent(body: JsonObject): BookingEvent | null {
 
   if (isInviteeEvent(event)) {
     const invitee = inviteeReader(payload);
-    const inviteeUri = text(invitee('uri'));
+    const inviteeUri = inviteeKey(text(invitee('uri')));
     const meeting = withNameFallback(inviteeToSubmission(payload));
     return {
       kind: 'invitee',
@@ -73,13 +75,24 @@ export function parseBookingEvent(body: JsonObject): BookingEvent | null {
       submission: event === 'invitee.canceled' ? without(meeting, 'scheduled_at') : meeting,
       meeting,
       rescheduled: isTrueFlag(invitee('rescheduled')),
-      oldInvitee: text(invitee('old_invitee')),
-      newInvitee: text(invitee('new_invitee')),
+      oldInvitee: inviteeKey(text(invitee('old_invitee'))),
+      newInvitee: inviteeKey(text(invitee('new_invitee'))),
       cancellation: readCancellation(invitee('cancellation')),
     };
   }
-  if (isNoShowEvent(event)) return { kind: 'no_show', event, listen, inviteeUri: noShowInvitee(payload) };
+  if (isNoShowEvent(event))
+    return { kind: 'no_show', event, listen, inviteeUri: inviteeKey(noShowInvitee(payload)) };
   return { kind: 'other', event, listen };
+}
+
+/**
+ * An invitee URI as the key of its appointment and events: itself, or past
+ * LIMITS.inviteeUriMaxLength its SHA-256 (`sha256:<hex>`), so a huge URI still fits the indexes it
+ * keys and every event about that invitee still finds the others.
+ */
+function inviteeKey(uri: string | null): string | null {
+  if (uri === null || uri.length <= LIMITS.inviteeUriMaxLength) return uri;
+  return `sha256:${createHash('sha256').update(uri, 'utf8').digest('hex')}`;
 }
 
 /** Schedulers retry a refusal for a day: a booking without a name is named by its email or phone. */
