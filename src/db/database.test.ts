@@ -29,3 +29,39 @@ describe('rowCount means the same on both drivers', () => {
     expect((await t.db.query('SELECT * FROM rc WHERE id = 100')).rowCount).toBe(0);
   });
 });
+
+describe('a transaction aborted as a deadlock', () => {
+  const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
+
+  it('when the database aborts it as a deadlock once, then it runs again and commits', async () => {
+    let runs = 0;
+    const result = await t.db.withTransaction(async (tx) => {
+      runs++;
+      await tx.query('INSERT INTO rc VALUES (200)');
+      if (runs === 1) throw deadlock();
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(runs).toBe(2);
+    expect((await t.db.query('SELECT * FROM rc WHERE id = 200')).rowCount).toBe(1);
+  });
+
+  it('when it deadlocks every time, then it gives up after three runs; any other error is not retried', async () => {
+    let runs = 0;
+    await expect(
+      t.db.withTransaction(async () => {
+        runs++;
+        throw deadlock();
+      }),
+    ).rejects.toMatchObject({ code: '40P01' });
+    expect(runs).toBe(3);
+    runs = 0;
+    await expect(
+      t.db.withTransaction(async () => {
+        runs++;
+        throw Object.assign(new Error('unique'), { code: '23505' });
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(runs).toBe(1);
+  });
+});

@@ -1,5 +1,5 @@
 import { LIMITS } from '../config.ts';
-import { DatabaseBusyError, type Database } from './database.ts';
+import { DatabaseBusyError, isPgError, type Database } from './database.ts';
 import { createPgliteDb } from './pglite.ts';
 import { createPostgresDb } from './postgres.ts';
 
@@ -45,9 +45,25 @@ export function withBoundedWait(db: Database, limit: number): Database {
   return {
     kind: db.kind,
     query: (sql, params) => admit(() => db.query(sql, params)),
-    withTransaction: (fn) => admit(() => db.withTransaction(fn)),
+    withTransaction: (fn) => admit(() => retryConflicts(() => db.withTransaction(fn))),
     close: () => db.close(),
   };
+}
+
+/**
+ * A transaction the database aborted as a deadlock or a serialization failure (40P01, 40001) is
+ * run again, up to LIMITS.transactionAttempts in all: concurrent merges of overlapping contacts can
+ * deadlock, and the second try goes through. Its work was rolled back, so running it again is safe.
+ */
+async function retryConflicts<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      const retryable = isPgError(err) && (err.code === '40P01' || err.code === '40001');
+      if (!retryable || attempt >= LIMITS.transactionAttempts) throw err;
+    }
+  }
 }
 
 /** Both drivers return timestamptz as Date; the API speaks ISO-8601 strings. */

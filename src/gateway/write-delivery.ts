@@ -12,8 +12,7 @@ import type { ResolvedAppointment } from '../appointments/schedule.ts';
 import { planAgenda, type AgendaEvent, type AgendaPlan } from '../appointments/transitions.ts';
 import { recordBookingEvent } from '../booking-events/booking-event-repository.ts';
 import type { BookingEvent } from '../booking-events/parse-event.ts';
-import { LIMITS } from '../config.ts';
-import { isConstraintViolation, isPgError, isTransientDbError, type PgError } from '../db/database.ts';
+import { isConstraintViolation, isTransientDbError, type PgError } from '../db/database.ts';
 import type { Database, Queryable } from '../db/index.ts';
 import { fingerprintContact, isSameContact } from '../idempotency/fingerprint.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, type KeyScope } from '../idempotency/key-store.ts';
@@ -68,7 +67,7 @@ export async function writeDelivery(
   delivery: LiveDelivery,
 ): Promise<DeliveryResult> {
   try {
-    return await retryOnConflict(() => db.withTransaction((tx) => writeInTransaction(tx, source, delivery)));
+    return await db.withTransaction((tx) => writeInTransaction(tx, source, delivery));
   } catch (err) {
     return failedWrite(err);
   }
@@ -372,17 +371,6 @@ function leadMessage(
 }
 
 /** Deadlocks and serialization failures are the database asking for a retry: give it a few. */
-async function retryOnConflict<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (err) {
-      const retryable = isPgError(err) && (err.code === '40P01' || err.code === '40001');
-      if (!retryable || attempt >= LIMITS.transactionAttempts) throw err;
-    }
-  }
-}
-
 function constraintDetails(err: PgError): string {
   const what = err.constraint ? `constraint ${err.constraint}` : 'a database constraint';
   return `The lead violates ${what}${err.detail ? `: ${err.detail}` : ''}`;
