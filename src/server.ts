@@ -24,19 +24,51 @@ export interface RunningServer {
 }
 
 /** Opens the configured database; for the embedded one, first takes the DATA_DIR lock. */
+/** The configured database (and, embedded, its DATA_DIR lock); `close` closes both, never throws. */
 async function openDatabase(
   config: Config,
   onConnectionError?: (err: Error) => void,
-): Promise<{ db: Database; lock: DataDirLock | null }> {
+): Promise<{ db: Database; close: () => Promise<void> }> {
   const common = { maxWaiting: config.dbMaxWaiting, onConnectionError };
-  if (config.databaseUrl)
-    return { db: await createDb({ ...common, databaseUrl: config.databaseUrl }), lock: null };
+  const opened = (db: Database, lock: DataDirLock | null) => ({
+    db,
+    close: async () => {
+      await db.close().catch(() => undefined);
+      lock?.release();
+    },
+  });
+  if (config.databaseUrl) return opened(await createDb({ ...common, databaseUrl: config.databaseUrl }), null);
   const lock = acquireDataDirLock(config.dataDir);
   try {
-    return { db: await createDb({ ...common, pgliteDir: join(config.dataDir, 'pgdata') }), lock };
+    return opened(await createDb({ ...common, pgliteDir: join(config.dataDir, 'pgdata') }), lock);
   } catch (err) {
     lock.release();
     throw err;
+  }
+}
+
+/**
+ * SIGTERM/SIGINT run `stop` and exit 0 (1 when it fails). A repeated SIGTERM (a supervisor's
+ * retry) waits for the same shutdown; a second Ctrl-C forces it.
+ */
+function exitOnSignals(stop: () => Promise<void>, log: Pick<pino.Logger, 'info' | 'error'>): void {
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) {
+        if (signal === 'SIGINT') process.exit(130);
+        return;
+      }
+      stopping = true;
+      log.info({ signal }, 'shutting down');
+      stop().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
   }
 }
 
@@ -58,12 +90,11 @@ async function whenDatabaseAnswers<T>(step: () => Promise<T>): Promise<T> {
 }
 
 export async function runMigrations(config: Config): Promise<string[]> {
-  const { db, lock } = await openDatabase(config);
+  const { db, close } = await openDatabase(config);
   try {
     return await migrate(db);
   } finally {
-    await db.close();
-    lock?.release();
+    await close();
   }
 }
 
@@ -91,11 +122,7 @@ export async function startServer(
   let reportConnectionError = (err: Error): void => {
     process.stderr.write(`database connection failed: ${err.message}\n`);
   };
-  const { db, lock } = await openDatabase(config, (err) => reportConnectionError(err));
-  const cleanup = async () => {
-    await db.close().catch(() => undefined);
-    lock?.release();
-  };
+  const { db, close: cleanup } = await openDatabase(config, (err) => reportConnectionError(err));
   const lifecycle = { closing: false };
   const metrics = createMetrics(() => queueStats(db));
   let app: FastifyInstance;
@@ -146,23 +173,7 @@ export async function startServer(
 
   if (opts.handleSignals !== false) {
     installProcessGuards(app);
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.on(signal, () => {
-        // A repeated SIGTERM (a supervisor's retry) waits for the same shutdown; a second Ctrl-C forces it.
-        if (stopping) {
-          if (signal === 'SIGINT') process.exit(130);
-          return;
-        }
-        app.log.info({ signal }, 'shutting down');
-        stop().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            app.log.error({ err }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-      });
-    }
+    exitOnSignals(stop, app.log);
   }
   return { app, db, url: listeningUrl(app), stop };
 }
@@ -173,12 +184,11 @@ export async function startServer(
  */
 export async function startWorker(config: Config): Promise<{ stop(): Promise<void> }> {
   const log = pino({ level: config.logLevel });
-  const { db, lock } = await openDatabase(config, (err) => log.warn({ err }, 'database connection failed'));
+  const { db, close } = await openDatabase(config, (err) => log.warn({ err }, 'database connection failed'));
   try {
     await whenDatabaseAnswers(() => migrate(db));
   } catch (err) {
-    await db.close().catch(() => undefined);
-    lock?.release();
+    await close();
     throw err;
   }
   const dispatcher = createDispatcher(db, config.automations, log);
@@ -188,15 +198,9 @@ export async function startWorker(config: Config): Promise<{ stop(): Promise<voi
   const stop = () =>
     (stopping ??= (async () => {
       await dispatcher.stop();
-      await db.close().catch(() => undefined);
-      lock?.release();
+      await close();
     })());
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      log.info({ signal }, 'worker shutting down');
-      void stop().then(() => process.exit(0));
-    });
-  }
+  exitOnSignals(stop, log);
   return { stop };
 }
 

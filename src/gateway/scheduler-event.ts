@@ -1,6 +1,6 @@
 import { lockAppointmentByExternalId, setAppointmentStatus } from '../appointments/appointment-repository.ts';
 import { planAgenda } from '../appointments/transitions.ts';
-import { recordBookingEvent, type NewBookingEvent } from '../booking-events/booking-event-repository.ts';
+import { recordBookingEvent } from '../booking-events/booking-event-repository.ts';
 import type { BookingEvent } from '../booking-events/parse-event.ts';
 import { verifySchedulerSignature } from '../booking-events/signature.ts';
 import type { Database } from '../db/index.ts';
@@ -12,7 +12,7 @@ import { recordListenEvent, recordListenSample } from './listen.ts';
 import { appointmentMessages } from './outbox-messages.ts';
 import { prepareLead } from './prepare-lead.ts';
 import { rejected, type DeliveryResult } from './result.ts';
-import { failedWrite, writeDelivery } from './write-delivery.ts';
+import { bookingEventRow, failedWrite, writeDelivery } from './write-delivery.ts';
 
 type NoShowEvent = Extract<BookingEvent, { kind: 'no_show' }>;
 
@@ -66,7 +66,7 @@ export async function deliverSchedulerEvent(
     case 'other':
       if (event.listen) return recordListenEvent(db, source, body, { event: event.event, action: 'ignored' });
       try {
-        await recordBookingEvent(db, eventLog(source, event.event, null, body, null, 'ignored'));
+        await recordBookingEvent(db, bookingEventRow(source, event.event, null, body, null, 'ignored'));
         return { kind: 'ignored' };
       } catch (err) {
         return failedWrite(err);
@@ -89,7 +89,7 @@ async function writeNoShow(
       if (!named) {
         await recordBookingEvent(
           tx,
-          eventLog(source, event.event, uri, body, null, 'ignored_unknown_invitee'),
+          bookingEventRow(source, event.event, uri, body, null, 'ignored_unknown_invitee'),
         );
         return { kind: 'ignored' };
       }
@@ -119,7 +119,7 @@ async function writeNoShow(
       );
       await recordBookingEvent(
         tx,
-        eventLog(
+        bookingEventRow(
           source,
           event.event,
           uri,
@@ -134,23 +134,4 @@ async function writeNoShow(
   } catch (err) {
     return failedWrite(err);
   }
-}
-
-function eventLog(
-  source: AuthenticatedSource,
-  event: string,
-  inviteeUri: string | null,
-  payload: JsonObject,
-  leadId: string | null,
-  outcome: NewBookingEvent['outcome'],
-): NewBookingEvent {
-  return {
-    agent_id: source.agent_id,
-    source_id: source.source_id,
-    event,
-    invitee_uri: inviteeUri,
-    lead_id: leadId,
-    outcome,
-    payload,
-  };
 }

@@ -10,7 +10,7 @@ import {
 } from '../appointments/appointment-repository.ts';
 import type { ResolvedAppointment } from '../appointments/schedule.ts';
 import { planAgenda, type AgendaEvent, type AgendaPlan } from '../appointments/transitions.ts';
-import { recordBookingEvent } from '../booking-events/booking-event-repository.ts';
+import { recordBookingEvent, type NewBookingEvent } from '../booking-events/booking-event-repository.ts';
 import type { BookingEvent } from '../booking-events/parse-event.ts';
 import { isConstraintViolation, isTransientDbError, type PgError } from '../db/database.ts';
 import type { Database, Queryable } from '../db/index.ts';
@@ -311,15 +311,37 @@ function recordSchedulerEvent(
       : kind === 'merged'
         ? 'lead_updated'
         : 'lead_created';
-  return recordBookingEvent(tx, {
+  return recordBookingEvent(
+    tx,
+    bookingEventRow(
+      source,
+      scheduler.event.event,
+      scheduler.event.inviteeUri,
+      scheduler.payload,
+      leadId,
+      outcome,
+    ),
+  );
+}
+
+/** The record of one scheduler event for the agent's event log. */
+export function bookingEventRow(
+  source: AuthenticatedSource,
+  event: string,
+  inviteeUri: string | null,
+  payload: JsonObject,
+  leadId: string | null,
+  outcome: NewBookingEvent['outcome'],
+): NewBookingEvent {
+  return {
     agent_id: source.agent_id,
     source_id: source.source_id,
-    event: scheduler.event.event,
-    invitee_uri: scheduler.event.inviteeUri,
+    event,
+    invitee_uri: inviteeUri,
     lead_id: leadId,
     outcome,
-    payload: scheduler.payload,
-  });
+    payload,
+  };
 }
 
 function deliveredLead(

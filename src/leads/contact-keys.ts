@@ -39,15 +39,10 @@ export async function claimContactKeys(
     );
     if (claimed.rowCount > 0) continue; // a new key: the common case needs no second statement
     // Held by another lead; this statement sees it, committed, once the insert stopped waiting.
-    const { rows } = await tx.query<{ lead_id: string }>(
-      'SELECT lead_id FROM lead_contacts WHERE agent_id = $1 AND kind = $2 AND value = $3',
-      [agentId, key.kind, key.value],
-    );
-    const owner = rows[0]?.lead_id;
+    const owner = await ownerOf(tx, agentId, key);
     if (owner && owner !== newLeadId) owners.push({ kind: key.kind, lead_id: owner });
   }
-  owners.sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'email' ? -1 : 1));
-  return [...new Set(owners.map((o) => o.lead_id))];
+  return [...new Set(emailFirst(owners).map((o) => o.lead_id))];
 }
 
 /** The lead these keys name now, read only (the email's owner first): what a Listen preview shows. */
@@ -56,16 +51,25 @@ export async function findContact(
   agentId: string,
   keys: ContactKey[],
 ): Promise<string | null> {
-  let found: string | null = null;
+  const owners: Array<{ kind: string; lead_id: string }> = [];
   for (const key of keys) {
-    const { rows } = await tx.query<{ lead_id: string }>(
-      'SELECT lead_id FROM lead_contacts WHERE agent_id = $1 AND kind = $2 AND value = $3',
-      [agentId, key.kind, key.value],
-    );
-    const owner = rows[0]?.lead_id;
-    if (owner && (key.kind === 'email' || found === null)) found = owner;
+    const owner = await ownerOf(tx, agentId, key);
+    if (owner) owners.push({ kind: key.kind, lead_id: owner });
   }
-  return found;
+  return emailFirst(owners)[0]?.lead_id ?? null;
+}
+
+async function ownerOf(tx: Queryable, agentId: string, key: ContactKey): Promise<string | undefined> {
+  const { rows } = await tx.query<{ lead_id: string }>(
+    'SELECT lead_id FROM lead_contacts WHERE agent_id = $1 AND kind = $2 AND value = $3',
+    [agentId, key.kind, key.value],
+  );
+  return rows[0]?.lead_id;
+}
+
+/** The email's owner wins over the phone's (a phone is what a household shares). Stable. */
+function emailFirst<T extends { kind: string }>(owners: T[]): T[] {
+  return [...owners].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'email' ? -1 : 1));
 }
 
 /** The keys claimed for a lead that turned out to exist already are moved to that lead. */

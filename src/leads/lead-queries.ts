@@ -115,14 +115,13 @@ export async function getLeadView(db: Queryable, leadId: string): Promise<LeadVi
 }
 
 export async function getLeadDetail(db: Queryable, leadId: string): Promise<LeadDetail | null> {
-  const { rows } = await db.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE lead_id = $1`, [leadId]);
-  const row = rows[0];
-  if (!row) return null;
+  const lead = await getLeadView(db, leadId);
+  if (!lead) return null;
   const [appointments, history] = await Promise.all([
-    listLeadAppointments(db, row.agent_id, row.lead_id),
-    listLeadHistory(db, row.agent_id, row.lead_id),
+    listLeadAppointments(db, lead.agent_id, lead.lead_id),
+    listLeadHistory(db, lead.agent_id, lead.lead_id),
   ]);
-  return { ...toLeadView(row), appointments, history };
+  return { ...lead, appointments, history };
 }
 
 export async function listLeadHistory(

@@ -3,7 +3,7 @@ import type { AutomationConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/index.ts';
 
 /** The automations' settings in tests: no dispatcher of the app's own, local receivers allowed. */
-export const automationConfig = (retrySchedule: number[] = [0]): AutomationConfig => ({
+const automationConfig = (retrySchedule: number[] = [0]): AutomationConfig => ({
   dispatcherInServe: false,
   retrySchedule,
   allowPrivateDestinations: true,
