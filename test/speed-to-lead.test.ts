@@ -324,7 +324,7 @@ describe('speed to lead: SMS providers', () => {
       state: 'IL',
       sms_consent: true,
     });
-    await dispatcherAt(new Date(), twilio).runOnce();
+    await dispatcherAt('2027-01-15T18:00:00Z', twilio).runOnce(); // noon in Chicago: within calling hours
     const call = receiver.received.find(
       (r) => r.path === `/2010-04-01/Accounts/${TWILIO.accountSid}/Messages.json`,
     );
@@ -352,7 +352,7 @@ describe('speed to lead: SMS providers', () => {
       state: 'IL',
       sms_consent: true,
     });
-    await dispatcherAt(new Date(), http).runOnce();
+    await dispatcherAt('2027-01-15T18:00:00Z', http).runOnce(); // noon in Chicago: within calling hours
     const call = receiver.received.find((r) => r.path === '/sms-out');
     expect(JSON.parse(call?.body ?? '{}')).toMatchObject({
       to: '+13125550115',
