@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   APPOINTMENT_STATUSES,
+  isSuperseded,
   planAgenda,
   type AgendaEvent,
   type AgendaState,
@@ -15,6 +16,7 @@ const NO_SHOW: AgendaEvent = { kind: 'no_show' };
 const NO_SHOW_REMOVED: AgendaEvent = { kind: 'no_show_removed' };
 
 const AT = '2027-01-15T19:30:00.000Z';
+const TIMES_NEW = '2027-02-05T18:30:00.000Z';
 const incoming = { appointment_id: 'new', scheduled_at: AT, external_id: null };
 const named = (status: AppointmentStatus) => ({ appointment_id: 'A', status });
 
@@ -104,16 +106,65 @@ describe('planAgenda: one event, every state of the appointment it names', () =>
   });
 });
 
+describe('planAgenda: a scheduler booking that names the invitee it replaces (old_invitee)', () => {
+  const fresh = { appointment_id: 'new', scheduled_at: TIMES_NEW, external_id: 'b' };
+  const old = (status: AppointmentStatus) => ({ appointment_id: 'O', status });
+  it.each<[AppointmentStatus, string[]]>([
+    ['booked', ['update O booked→rescheduled', 'insert new booked']],
+    ['no_show', ['update O no_show→rescheduled', 'insert new booked']],
+    ['rescheduled', ['insert new booked']],
+    ['canceled', ['insert new booked']],
+  ])('When the replaced appointment is %s, then the plan is as the table says', (status, changes) => {
+    const booked = status === 'booked' ? [{ appointment_id: 'O', scheduled_at: AT, external_id: 'a' }] : [];
+    const plan = planAgenda(BOOK, { named: null, booked, incoming: fresh, replaced: old(status) });
+    expect(plan.changes.map(describeChange)).toEqual(changes);
+    expect(plan.subject).toEqual({ appointment_id: 'new', status: 'booked' });
+    expect(plan.otherBooked).toBe(false);
+  });
+
+  it('When the new booking is a retry (already recorded), then the replaced one is left alone', () => {
+    const plan = planAgenda(BOOK, {
+      named: { appointment_id: 'new', status: 'booked' },
+      booked: [{ appointment_id: 'O', scheduled_at: AT, external_id: 'a' }],
+      incoming: fresh,
+      replaced: old('booked'),
+    });
+    expect(plan.changes).toEqual([]);
+  });
+});
+
+describe('isSuperseded', () => {
+  it.each<[string, boolean, AppointmentStatus | null, AppointmentStatus | null]>([
+    ['an invitee never seen, no replacement known', false, null, null],
+    ['a booked invitee, no replacement known', false, 'booked', null],
+    ['a no-show, no replacement known', false, 'no_show', null],
+    ['a canceled invitee, no replacement known', false, 'canceled', null],
+    ['an invitee already rescheduled', true, 'rescheduled', null],
+    ['a booked invitee whose replacement is on the agenda', true, 'booked', 'booked'],
+    ['an invitee never seen whose replacement is on the agenda', true, null, 'booked'],
+    ['a booked invitee whose replacement was canceled since', true, 'booked', 'canceled'],
+  ])('When the event is about %s, then superseded is %s', (_label, expected, own, replacement) => {
+    expect(
+      isSuperseded({
+        named: own ? named(own) : null,
+        replacement: replacement ? { appointment_id: 'R', status: replacement } : null,
+      }),
+    ).toBe(expected);
+  });
+});
+
 /**
  * A scheduler's events for one contact, applied in turn to an in-memory agenda the way the gateway
  * applies them to the database: each event names its invitee (the appointment's external id), and
  * bookings and cancels carry the invitee's meeting time.
  */
 type Invitee = 'A' | 'B';
-type Step = [AgendaEvent['kind'] | 'reschedule', Invitee];
-const TIMES: Record<Invitee, string> = { A: '2027-01-15T19:30:00.000Z', B: '2027-02-05T18:30:00.000Z' };
+/** `rebook B`: B's booking names A as the invitee it replaces (its old_invitee). */
+type Step = [AgendaEvent['kind'] | 'reschedule' | 'rebook', Invitee];
+const TIMES: Record<Invitee, string> = { A: '2027-01-15T19:30:00.000Z', B: TIMES_NEW };
 const EVENTS: Record<Step[0], AgendaEvent> = {
   book: BOOK,
+  rebook: BOOK,
   cancel: CANCEL,
   reschedule: RESCHEDULE,
   no_show: NO_SHOW,
@@ -124,12 +175,14 @@ function run(steps: Step[]): Record<string, AppointmentStatus> {
   const agenda = new Map<string, { status: AppointmentStatus; scheduled_at: string }>();
   for (const [kind, invitee] of steps) {
     const current = agenda.get(invitee);
+    const old = kind === 'rebook' ? agenda.get('A') : undefined;
     const state: AgendaState = {
       named: current ? { appointment_id: invitee, status: current.status } : null,
       booked: [...agenda]
         .filter(([, a]) => a.status === 'booked')
         .map(([id, a]) => ({ appointment_id: id, scheduled_at: a.scheduled_at, external_id: id })),
       incoming: { appointment_id: invitee, scheduled_at: TIMES[invitee], external_id: invitee },
+      replaced: old ? { appointment_id: 'A', status: old.status } : null,
     };
     for (const change of planAgenda(EVENTS[kind], state).changes) {
       const before = agenda.get(change.appointment_id);
@@ -181,6 +234,19 @@ describe('planAgenda: a scheduler’s events in every order, late and repeated',
     ]),
   )(
     'When a reschedule (old booking, its cancel, the new booking) arrives as %s, then the old is rescheduled and the new booked',
+    (_label, steps) => {
+      expect(run(steps)).toEqual({ A: 'rescheduled', B: 'booked' });
+    },
+  );
+
+  it.each(
+    everyOrder([
+      ['book', 'A'],
+      ['reschedule', 'A'],
+      ['rebook', 'B'],
+    ]),
+  )(
+    'When a reschedule whose new booking names the old invitee arrives as %s, then the old is rescheduled and the new booked',
     (_label, steps) => {
       expect(run(steps)).toEqual({ A: 'rescheduled', B: 'booked' });
     },
@@ -300,7 +366,7 @@ describe('planAgenda: properties', () => {
         if (event.kind !== 'book') {
           for (const change of plan.changes) expect(['A', 'new']).toContain(change.appointment_id);
         }
-        // A scheduler's booking never moves another scheduler booking.
+        // A scheduler's booking never moves another scheduler booking (unless it names it as replaced).
         if (event.kind === 'book' && state.incoming?.external_id) {
           const schedulers = new Set(state.booked.filter((b) => b.external_id).map((b) => b.appointment_id));
           for (const change of plan.changes) expect(schedulers.has(change.appointment_id)).toBe(false);

@@ -34,6 +34,11 @@ export interface AgendaState {
    * booking of it is never revived).
    */
   incoming: { appointment_id: string; scheduled_at: string; external_id: string | null } | null;
+  /**
+   * For a scheduler's booking that is a reschedule: the appointment of the invitee it replaces
+   * (its `old_invitee`), if recorded for the same lead. That meeting will not happen.
+   */
+  replaced?: AppointmentRef | null;
 }
 
 export type AgendaChange =
@@ -51,7 +56,8 @@ export interface AgendaPlan {
 /**
  * Decides the changes. Order independence comes from the named appointment: a booking already
  * recorded (even closed) is never booked again, a cancel never touches another appointment, and a
- * scheduler's booking never replaces another scheduler booking (each invitee has its own events).
+ * scheduler's booking replaces another scheduler booking only when it says so itself (its
+ * `old_invitee`); otherwise each invitee has its own events.
  */
 export function planAgenda(event: AgendaEvent, state: AgendaState): AgendaPlan {
   const changes: AgendaChange[] = [];
@@ -73,11 +79,18 @@ function decide(event: AgendaEvent, state: AgendaState, changes: AgendaChange[])
         if (incoming.external_id && old.external_id) continue;
         changes.push(update(old.appointment_id, 'booked', 'rescheduled'));
       }
+      const replaced = state.replaced;
+      if (
+        replaced &&
+        isOpen(replaced.status) &&
+        !changes.some((c) => c.appointment_id === replaced.appointment_id)
+      )
+        changes.push(update(replaced.appointment_id, replaced.status, 'rescheduled'));
       return insert(changes, incoming.appointment_id, 'booked');
     }
     case 'cancel': {
       if (!named) return incoming ? insert(changes, incoming.appointment_id, event.as) : null;
-      if (named.status !== 'booked' && named.status !== 'no_show') return named; // closed stays closed
+      if (!isOpen(named.status)) return named; // closed stays closed
       changes.push(update(named.appointment_id, named.status, event.as));
       return { appointment_id: named.appointment_id, status: event.as };
     }
@@ -91,6 +104,25 @@ function decide(event: AgendaEvent, state: AgendaState, changes: AgendaChange[])
       return { appointment_id: named.appointment_id, status: to };
     }
   }
+}
+
+/**
+ * Whether a scheduler event is about an invitee that its reschedule already replaced: its own
+ * appointment is already `rescheduled` (closed by the new booking, or by an earlier delivery), or
+ * the invitee that replaced it (a cancel's `new_invitee`) is already on the lead's agenda. Such an
+ * event is older news than what the lead holds: it may only close the old appointment, never
+ * change the lead (docs/booking-events.md, "Reschedules in any order").
+ */
+export function isSuperseded(state: {
+  named: AppointmentRef | null;
+  replacement: AppointmentRef | null;
+}): boolean {
+  return state.named?.status === 'rescheduled' || state.replacement !== null;
+}
+
+/** Booked, or marked no-show but not closed: a cancel or a reschedule still closes it. */
+function isOpen(status: AppointmentStatus): boolean {
+  return status === 'booked' || status === 'no_show';
 }
 
 function update(appointment_id: string, from: AppointmentStatus, to: AppointmentStatus): AgendaChange {

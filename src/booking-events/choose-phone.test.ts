@@ -50,6 +50,28 @@ describe('choosePhone', () => {
     expect(choosePhone(null, qa(['Notes', 'none'])).phone).toBeNull();
   });
 
+  it.each<[string, string | null, string | null, string | null]>([
+    ['a reminder number and a call number', '+1 312-555-0148', '702-555-0163', '+1 312-555-0148'],
+    ['only a call number', null, '702-555-0163', '702-555-0163'],
+    ['a refused reminder number and a call number', '+44 20 7946 0958', '702-555-0163', '702-555-0163'],
+    ['a call number that is no phone number', null, 'call my office', '404 555 0172'],
+  ])(
+    'When there is %s (and a phone question), then the phone is as the table says',
+    (_label, reminder, call, phone) => {
+      expect(choosePhone(reminder, qa(['Best number to reach you', '404 555 0172']), call).phone).toBe(phone);
+    },
+  );
+
+  it('When the call number is the phone, then the phone-question answers that differ are kept aside', () => {
+    expect(
+      choosePhone(null, qa(['Phone', '404 555 0172'], ['Cell', '702-555-0163']), '(702) 555-0163'),
+    ).toEqual({
+      phone: '(702) 555-0163',
+      unusedReminder: null,
+      otherAnswers: '404 555 0172',
+    });
+  });
+
   it('When phone questions hold other numbers, then they are kept once each, the lead phone left out', () => {
     const questions = qa(
       ['Phone', '(312) 555-0148'],

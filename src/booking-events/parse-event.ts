@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../config.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
+import { readGeneration } from './generations/index.ts';
 import { inviteeReader, isTrueFlag, objectAt, own, text } from './read-json.ts';
 import { inviteeToSubmission } from './to-submission.ts';
 
@@ -18,6 +19,8 @@ export type BookingEvent =
       kind: 'invitee';
       event: InviteeEventName;
       listen: boolean;
+      /** Which payload generation it came in (`calendly`, `calendly_v1`): the lead's `body_format`. */
+      format: string;
       /** payload(.invitee).uri: the lead's idempotency_key and the appointment's external id. */
       inviteeUri: string | null;
       /** The uri plus the event name: a cancel is never a replay of the booking (null without a uri). */
@@ -29,12 +32,27 @@ export type BookingEvent =
       submission: JsonObject;
       /** The booked meeting with its start time: a cancel of an invitee never seen records it closed. */
       meeting: JsonObject;
+      /**
+       * What names the contact when the invitee has no name (its email, else its phone, as sent):
+       * only ever the name of a NEW contact, never written over a stored one. Null when the
+       * submission has a name, or nothing could name it.
+       */
+      fallbackName: string | null;
       rescheduled: boolean;
       oldInvitee: string | null;
       newInvitee: string | null;
       cancellation: BookingCancellation | null;
     }
-  | { kind: 'no_show'; event: NoShowEventName; listen: boolean; inviteeUri: string | null }
+  | {
+      kind: 'no_show';
+      event: NoShowEventName;
+      listen: boolean;
+      /**
+       * The uris that may name the invitee, in the order to try them (see noShowCandidates); the
+       * gateway acts on the first that names a known appointment.
+       */
+      inviteeUris: string[];
+    }
   | { kind: 'other'; event: string; listen: boolean };
 
 // `invitee.created`, `routing_form_submission.created`: dotted words. A lead has no such `event`
@@ -56,7 +74,8 @@ const NO_SHOW_EVENTS: readonly string[] = [
  * scheduler sends them; any other well-formed name is `other`, which the gateway acknowledges and
  * records without acting on it.
  */
-export function parseBookingEvent(body: JsonObject): BookingEvent | null {
+export function parseBookingEvent(sent: JsonObject): BookingEvent | null {
+  const { body, format } = readGeneration(sent);
   const event = own(body, 'event');
   const payload = objectAt(body, 'payload');
   if (typeof event !== 'string' || !EVENT_NAME.test(event) || payload === null) return null;
@@ -65,23 +84,27 @@ export function parseBookingEvent(body: JsonObject): BookingEvent | null {
   if (isInviteeEvent(event)) {
     const invitee = inviteeReader(payload);
     const inviteeUri = inviteeKey(text(invitee('uri')));
-    const meeting = withNameFallback(inviteeToSubmission(payload));
+    const meeting = inviteeToSubmission(payload);
     return {
       kind: 'invitee',
       event,
       listen,
+      format,
       inviteeUri,
       replayKey: inviteeUri ? `${inviteeUri}#${event}` : null,
       submission: event === 'invitee.canceled' ? without(meeting, 'scheduled_at') : meeting,
       meeting,
+      fallbackName: fallbackName(meeting),
       rescheduled: isTrueFlag(invitee('rescheduled')),
       oldInvitee: inviteeKey(text(invitee('old_invitee'))),
       newInvitee: inviteeKey(text(invitee('new_invitee'))),
       cancellation: readCancellation(invitee('cancellation')),
     };
   }
-  if (isNoShowEvent(event))
-    return { kind: 'no_show', event, listen, inviteeUri: inviteeKey(noShowInvitee(payload)) };
+  if (isNoShowEvent(event)) {
+    const inviteeUris = [...new Set(noShowCandidates(payload).map((uri) => inviteeKey(uri)))];
+    return { kind: 'no_show', event, listen, inviteeUris };
+  }
   return { kind: 'other', event, listen };
 }
 
@@ -90,17 +113,22 @@ export function parseBookingEvent(body: JsonObject): BookingEvent | null {
  * LIMITS.inviteeUriMaxLength its SHA-256 (`sha256:<hex>`), so a huge URI still fits the indexes it
  * keys and every event about that invitee still finds the others.
  */
+function inviteeKey(uri: string): string;
+function inviteeKey(uri: string | null): string | null;
 function inviteeKey(uri: string | null): string | null {
   if (uri === null || uri.length <= LIMITS.inviteeUriMaxLength) return uri;
   return `sha256:${createHash('sha256').update(uri, 'utf8').digest('hex')}`;
 }
 
-/** Schedulers retry a refusal for a day: a booking without a name is named by its email or phone. */
-function withNameFallback(submission: JsonObject): JsonObject {
+/**
+ * Schedulers retry a refusal for a day: a booking without a name is named by its email or phone.
+ * That name is for a new contact only: the gateway never writes it over a stored name.
+ */
+function fallbackName(submission: JsonObject): string | null {
   const has = (k: string) => typeof submission[k] === 'string' && submission[k].trim() !== '';
-  if (has('name') || has('first_name')) return submission;
-  const fallback = has('email') ? submission.email : has('phone') ? submission.phone : undefined;
-  return fallback === undefined ? submission : { ...submission, name: fallback };
+  if (has('name') || has('first_name')) return null;
+  const fallback = has('email') ? submission.email : has('phone') ? submission.phone : null;
+  return typeof fallback === 'string' ? fallback : null;
 }
 
 function without(obj: JsonObject, key: string): JsonObject {
@@ -125,10 +153,18 @@ function readCancellation(value: JsonValue | undefined): BookingCancellation | n
 }
 
 /**
- * A no-show payload's `invitee` is the invitee's uri (Calendly); an object with a `uri` is taken
- * too. `payload.uri` is the no-show's own uri, never the invitee's, so it is not a fallback.
+ * The uris that may name a no-show's invitee, in order: `payload.invitee` as a string, then
+ * `payload.invitee.uri`, then `payload.uri`. Schedulers send two shapes: the InviteeNoShow
+ * resource (`uri` is the no-show's own, `invitee` the invitee's uri) and, as Calendly documents
+ * its webhooks, the Invitee itself (`uri` is the invitee's, with a `no_show` object). A no-show's
+ * own uri never names an appointment, so trying each in turn is safe for both.
  */
-function noShowInvitee(payload: JsonObject): string | null {
+function noShowCandidates(payload: JsonObject): string[] {
   const invitee = own(payload, 'invitee');
-  return isJsonObject(invitee) ? text(own(invitee, 'uri')) : text(invitee);
+  const candidates = [
+    isJsonObject(invitee) ? null : text(invitee),
+    isJsonObject(invitee) ? text(own(invitee, 'uri')) : null,
+    text(own(payload, 'uri')),
+  ];
+  return candidates.filter((uri): uri is string => uri !== null);
 }

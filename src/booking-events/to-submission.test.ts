@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadBookingFixture, type BookingFixture } from '../../test/fixtures/booking/load.ts';
-import type { JsonObject } from '../json.ts';
+import type { JsonObject, JsonValue } from '../json.ts';
 import { parseBookingEvent } from './parse-event.ts';
 import { inviteeToSubmission } from './to-submission.ts';
 
@@ -174,6 +174,87 @@ describe('inviteeToSubmission', () => {
         appointment_end_time: '2027-03-09T22:45:00.000000Z',
         host_email: 'marcus.bell@summitlife.example',
         location_type: 'zoom',
+      },
+    });
+  });
+
+  it('When the host has only an email and the meeting is an outbound call, then the email is the setter and the call number the phone', () => {
+    const ev = 'https://api.calendly.com/scheduled_events/8a4d2f61-3c7b-4e19-b0d5-6f2e9c1a7b34';
+    const id = 'c7e3a915-52bd-4f08-9e6a-1d84b3f0a2c6';
+    const submission = submissionOf('invitee-created-host-email-only');
+    expect(submission).toEqual({
+      name: 'Robert Kim',
+      email: 'robert.kim@example.com',
+      phone: '+1 702-555-0163',
+      scheduled_at: '2027-02-17T21:00:00.000000Z',
+      appointment_timezone: 'America/Phoenix',
+      setter_dialer_name: 'sofia.reyes@summitlife.example',
+      campaign_name: 'Term Life Quote Call',
+      notes:
+        'Appointment: Term Life Quote Call\nTime: 2027-02-17 21:00 UTC [America/Phoenix]\n' +
+        'Host: sofia.reyes@summitlife.example\n' +
+        `Reschedule: https://calendly.com/reschedulings/${id}\nCancel: https://calendly.com/cancellations/${id}\n` +
+        '---\nWhat type of coverage are you looking for?\nTerm life for my family',
+      custom_fields: {
+        cancel_url: `https://calendly.com/cancellations/${id}`,
+        reschedule_url: `https://calendly.com/reschedulings/${id}`,
+        booking_event_uri: ev,
+        invitee_uri: `${ev}/invitees/${id}`,
+        appointment_end_time: '2027-02-17T21:30:00.000000Z',
+        host_email: 'sofia.reyes@summitlife.example',
+        location_type: 'outbound_call',
+        location: '+1 702-555-0163',
+      },
+    });
+  });
+
+  it.each<[string, JsonObject, string | undefined]>([
+    ['an inbound call (the host’s number)', { type: 'inbound_call', location: '+1 702-555-0100' }, undefined],
+    ['an in-person meeting', { type: 'physical', location: '12 Main St, Reno NV' }, undefined],
+    ['an outbound call without a number', { type: 'outbound_call', location: 'ask me' }, undefined],
+    ['an outbound call', { type: 'outbound_call', location: '702.555.0163' }, '702.555.0163'],
+  ])('When the location is %s, then the phone is as the table says', (_label, location, phone) => {
+    expect(inviteeToSubmission({ name: 'Ann', scheduled_event: { location } }).phone).toEqual(phone);
+  });
+
+  it.each<[string, JsonValue, string | undefined]>([
+    ['a name and an email', [{ user_name: 'Dana', user_email: 'dana@x.example' }], 'Dana'],
+    ['only an email', [{ user_email: 'dana@x.example' }], 'dana@x.example'],
+    ['a blank name and an email', [{ user_name: ' ', user_email: 'dana@x.example' }], 'dana@x.example'],
+    ['neither', [{ user: 'https://api.calendly.com/users/1' }], undefined],
+  ])('When the host has %s, then the setter is as the table says', (_label, memberships, setter) => {
+    const submission = inviteeToSubmission({
+      name: 'Ann',
+      scheduled_event: { event_memberships: memberships },
+    });
+    expect(submission.setter_dialer_name).toEqual(setter);
+  });
+
+  it('When a Calendly v1 booking arrives, then it maps like a current one (host, answers, instant, key)', () => {
+    expect(submissionOf('v1-invitee-created')).toEqual({
+      name: 'Evelyn Brooks',
+      first_name: 'Evelyn',
+      last_name: 'Brooks',
+      email: 'Evelyn.Brooks@example.net',
+      phone: '+14045550186',
+      scheduled_at: '2027-04-06T10:30:00-07:00',
+      appointment_timezone: 'America/New_York',
+      setter_dialer_name: 'Grace Lee',
+      campaign_name: 'Final Expense Review',
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: 'fe-spring-2027',
+      notes:
+        'Appointment: Final Expense Review\nTime: 2027-04-06 17:30 UTC [America/New_York]\n' +
+        'Host: Grace Lee <grace.lee@summitlife.example>\n---\n' +
+        'Do you use tobacco or nicotine products?\nNo\n\n' +
+        'Anything else you would like us to know?\nPlease call after 1 pm',
+      custom_fields: {
+        booking_event_uri: 'calendly-v1:CJQX7RWMB3ZKHT5L',
+        invitee_uri: 'calendly-v1:EVBR5KD2QW8MZLXN',
+        appointment_end_time: '2027-04-06T11:00:00-07:00',
+        host_email: 'grace.lee@summitlife.example',
+        location: 'Phone call',
       },
     });
   });

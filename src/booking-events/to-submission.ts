@@ -31,7 +31,11 @@ export function inviteeToSubmission(payload: JsonObject): JsonObject {
   const joinUrl = text(own(location, 'join_url'));
   const cancelUrl = text(invitee('cancel_url'));
   const rescheduleUrl = text(invitee('reschedule_url'));
-  const phone = choosePhone(text(invitee('text_reminder_number')), readQuestionnaire(questions));
+  const phone = choosePhone(
+    text(invitee('text_reminder_number')),
+    readQuestionnaire(questions),
+    outboundCallNumber(location),
+  );
   const notes = buildBookingNotes({
     eventName,
     startTime,
@@ -52,7 +56,8 @@ export function inviteeToSubmission(payload: JsonObject): JsonObject {
   put(body, 'phone', phone.phone);
   put(body, 'scheduled_at', startTime);
   put(body, 'appointment_timezone', timezone);
-  put(body, 'setter_dialer_name', hostName);
+  // Current payloads often name a host by email only: the email then tells the agent who set it.
+  put(body, 'setter_dialer_name', hostName ?? hostEmail);
   put(body, 'campaign_name', eventName);
   for (const field of UTM_FIELDS) put(body, field, text(own(tracking, field)));
   put(body, 'notes', notes);
@@ -87,6 +92,11 @@ function firstOf(value: JsonValue | undefined): JsonValue | undefined {
   return Array.isArray(value) ? value[0] : undefined;
 }
 
+/** A phone meeting where the host calls the invitee (`outbound_call`): `location` is the invitee's number. */
+function outboundCallNumber(location: JsonObject | null): string | null {
+  return text(own(location, 'type')) === 'outbound_call' ? text(own(location, 'location')) : null;
+}
+
 export interface PhoneChoice {
   phone: string | null;
   /** A text_reminder_number the normalizer refused while a questionnaire number was used instead. */
@@ -96,13 +106,18 @@ export interface PhoneChoice {
 }
 
 /**
- * text_reminder_number when it is a phone number; else the first phone-question answer that is
+ * text_reminder_number when it is a phone number; else the number of an outbound call (the number
+ * the invitee gave the host to call) when it is one; else the first phone-question answer that is
  * one; else the first answer anywhere that is one; else text_reminder_number as sent (the mapper
  * then keeps it raw with a warning). Phone questions never reach the notes, so any of their answers
  * that is not the chosen phone is returned to be kept in custom_fields: nothing the invitee typed
- * is lost.
+ * is lost (the call number stays in custom_fields.location).
  */
-export function choosePhone(reminder: string | null, questionnaire: QuestionAnswer[]): PhoneChoice {
+export function choosePhone(
+  reminder: string | null,
+  questionnaire: QuestionAnswer[],
+  callNumber: string | null = null,
+): PhoneChoice {
   const accepted = (value: string) => normalizePhone(value).ok;
   const phoneAnswers = questionnaire.filter((item) => item.questionClass === 'phone' && item.answer !== '');
   const fromQuestionnaire =
@@ -110,7 +125,8 @@ export function choosePhone(reminder: string | null, questionnaire: QuestionAnsw
     questionnaire.find((item) => item.answer !== '' && accepted(item.answer));
 
   const reminderOk = reminder !== null && accepted(reminder);
-  const phone = reminderOk ? reminder : (fromQuestionnaire?.answer ?? reminder);
+  const callOk = callNumber !== null && accepted(callNumber);
+  const phone = reminderOk ? reminder : callOk ? callNumber : (fromQuestionnaire?.answer ?? reminder);
   const chosen = phone === null ? null : digitsOf(phone);
   // One entry per number (first spelling), the lead's own phone excluded.
   const others = new Map<string, string>();

@@ -1,4 +1,8 @@
-import { lockAppointmentByExternalId, setAppointmentStatus } from '../appointments/appointment-repository.ts';
+import {
+  lockAppointmentByExternalId,
+  setAppointmentStatus,
+  type NamedAppointment,
+} from '../appointments/appointment-repository.ts';
 import { planAgenda } from '../appointments/transitions.ts';
 import { recordBookingEvent } from '../booking-events/booking-event-repository.ts';
 import type { BookingEvent } from '../booking-events/parse-event.ts';
@@ -41,13 +45,23 @@ export async function deliverSchedulerEvent(
 
   switch (event.kind) {
     case 'invitee': {
-      const lead = prepareLead(event.submission, source.agent_timezone);
-      if (event.listen) return recordListenSample(db, source, body, lead);
-      if (!lead.hasName) return rejected('MISSING_NAME');
+      const lead = { ...prepareLead(event.submission, source.agent_timezone), format: event.format };
+      // A nameless invitee is named by its email or phone, but only if it becomes a new contact:
+      // a stored contact's name is never replaced by that stand-in.
+      const asNew =
+        lead.hasName || event.fallbackName === null
+          ? lead
+          : {
+              ...prepareLead({ ...event.submission, name: event.fallbackName }, source.agent_timezone),
+              format: event.format,
+            };
+      if (event.listen) return recordListenSample(db, source, body, asNew);
+      if (!asNew.hasName) return rejected('MISSING_NAME');
       const uri = event.inviteeUri;
       const canceled = event.event === 'invitee.canceled';
       return writeDelivery(db, source, {
         lead,
+        ...(asNew === lead ? {} : { leadIfNew: asNew }),
         replayKey: event.replayKey,
         leadKey: uri,
         externalId: uri,
@@ -74,7 +88,10 @@ export async function deliverSchedulerEvent(
   }
 }
 
-/** `invitee_no_show.created` marks the invitee's appointment `no_show`; `.deleted` undoes it. */
+/**
+ * `invitee_no_show.created` marks the invitee's appointment `no_show`; `.deleted` undoes it. The
+ * invitee is the first of the event's candidate uris that names a known appointment.
+ */
 async function writeNoShow(
   db: Database,
   source: AuthenticatedSource,
@@ -82,10 +99,17 @@ async function writeNoShow(
   body: JsonObject,
 ): Promise<DeliveryResult> {
   const marked = event.event === 'invitee_no_show.created';
-  const uri = event.inviteeUri;
   try {
     return await db.withTransaction(async (tx): Promise<DeliveryResult> => {
-      const named = uri ? await lockAppointmentByExternalId(tx, source.agent_id, uri) : null;
+      let named: NamedAppointment | null = null;
+      let uri = event.inviteeUris[0] ?? null;
+      for (const candidate of event.inviteeUris) {
+        named = await lockAppointmentByExternalId(tx, source.agent_id, candidate);
+        if (named) {
+          uri = candidate;
+          break;
+        }
+      }
       if (!named) {
         await recordBookingEvent(
           tx,

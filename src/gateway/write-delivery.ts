@@ -9,7 +9,7 @@ import {
   type NamedAppointment,
 } from '../appointments/appointment-repository.ts';
 import type { ResolvedAppointment } from '../appointments/schedule.ts';
-import { planAgenda, type AgendaEvent, type AgendaPlan } from '../appointments/transitions.ts';
+import { isSuperseded, planAgenda, type AgendaEvent, type AgendaPlan } from '../appointments/transitions.ts';
 import { recordBookingEvent, type NewBookingEvent } from '../booking-events/booking-event-repository.ts';
 import type { BookingEvent } from '../booking-events/parse-event.ts';
 import { isConstraintViolation, isTransientDbError, type PgError } from '../db/database.ts';
@@ -53,6 +53,12 @@ export interface LiveDelivery {
   meeting: ResolvedAppointment | null;
   /** The scheduler event the delivery came from, recorded in the source's event log. */
   scheduler: { event: InviteeEvent; payload: JsonObject } | null;
+  /**
+   * A scheduler's invitee without a name: the same lead named by its email or phone, written only
+   * if the contact is new. A stored contact is merged with `lead`, which has no name, so the
+   * stand-in never replaces a stored name (nor the first name derived from it).
+   */
+  leadIfNew?: PreparedLead;
 }
 
 /**
@@ -86,13 +92,13 @@ export function failedWrite(err: unknown): Rejected {
 async function writeInTransaction(
   tx: Queryable,
   source: AuthenticatedSource,
-  d: LiveDelivery,
+  delivery: LiveDelivery,
 ): Promise<DeliveryResult> {
-  const scope: KeyScope | null = d.replayKey
-    ? { agent_id: source.agent_id, source_id: source.source_id, key: d.replayKey }
+  const scope: KeyScope | null = delivery.replayKey
+    ? { agent_id: source.agent_id, source_id: source.source_id, key: delivery.replayKey }
     : null;
   if (scope) {
-    const fingerprint = fingerprintContact(d.lead.fields);
+    const fingerprint = fingerprintContact(delivery.lead.fields);
     const claim = await claimIdempotencyKey(tx, scope, fingerprint);
     if (claim.kind === 'existing') {
       if (!isSameContact(claim.contact, fingerprint)) return rejected('IDEMPOTENCY_KEY_REUSED');
@@ -102,18 +108,31 @@ async function writeInTransaction(
   }
 
   const newLeadId = randomUUID();
-  const stored = await recogniseContact(tx, source.agent_id, d.lead, newLeadId);
+  const stored = await recogniseContact(tx, source.agent_id, delivery.lead, newLeadId);
+  const d = stored || !delivery.leadIfNew ? delivery : { ...delivery, lead: delivery.leadIfNew };
   const leadId = stored?.lead_id ?? newLeadId;
   const agenda = await readAgenda(tx, source.agent_id, d, stored);
   const plan = d.agenda ? planAgenda(d.agenda, agenda) : { changes: [], subject: null, otherBooked: false };
+  // A scheduler event about an invitee its reschedule already replaced is older news than the
+  // lead: it closes the old appointment (history, event log) and leaves the lead as it is.
+  const superseded = stored !== null && d.scheduler !== null && isSuperseded(agenda);
 
   const merge = stored
-    ? { from: stored.status, result: mergeInto(stored, d.lead, source.agent_timezone) }
+    ? {
+        from: stored.status,
+        result: superseded ? unchanged(stored) : mergeInto(stored, d.lead, source.agent_timezone),
+      }
     : null;
-  const status = statusAfterAgenda(d.agenda, merge?.result.status ?? d.lead.status, plan);
+  const status =
+    superseded && stored
+      ? stored.status
+      : statusAfterAgenda(d.agenda, merge?.result.status ?? d.lead.status, plan);
   const consent = consentEvidence(d.lead.fields, source.source_id);
-  if (merge) await updateLead(tx, source.agent_id, leadId, { ...merge.result, status, consent });
-  else {
+  const body_format = d.lead.format;
+  if (merge) {
+    if (!superseded)
+      await updateLead(tx, source.agent_id, leadId, { ...merge.result, status, consent, body_format });
+  } else {
     await insertLead(tx, leadId, {
       agent_id: source.agent_id,
       source_id: source.source_id,
@@ -122,19 +141,20 @@ async function writeInTransaction(
       custom_fields: d.lead.custom_fields,
       idempotency_key: d.leadKey,
       consent,
+      body_format,
     });
   }
   await writeAgenda(tx, source, d, leadId, plan);
-  const written: Written = { leadId, merge, status, plan };
+  const written: Written = { leadId, merge, status, plan, superseded };
   await writeHistory(tx, source, d, written);
 
   const result = {
     kind: merge ? ('merged' as const) : ('created' as const),
     lead: deliveredLead(source, d, leadId, status),
   };
-  if (d.scheduler) await recordSchedulerEvent(tx, source, d.scheduler, d.agenda, result.kind, leadId);
+  if (d.scheduler) await recordSchedulerEvent(tx, source, d.scheduler, d.agenda, written);
   await enqueue(tx, source.agent_id, [
-    leadMessage(source, d, written, agenda),
+    ...(superseded ? [] : [leadMessage(source, d, written, agenda)]),
     ...appointmentMessages(plan.changes, {
       lead_id: leadId,
       source_id: source.source_id,
@@ -168,11 +188,18 @@ interface AgendaRead {
   named: NamedAppointment | null;
   booked: BookedAppointment[];
   incoming: AppointmentFacts | null;
+  /** A scheduler booking's `old_invitee`: the lead's appointment it replaces. */
+  replaced: NamedAppointment | null;
+  /** A scheduler cancel's `new_invitee`: the lead's appointment that already replaced it. */
+  replacement: NamedAppointment | null;
   /** Everything a change may name, for the outbox messages. */
   facts: AppointmentFacts[];
 }
 
-/** The agenda as the delivery finds it, row-locked: the appointment it names and the lead's bookings. */
+/**
+ * The agenda as the delivery finds it, row-locked: the appointment it names, the lead's bookings,
+ * and for a scheduler's reschedule the lead's appointment of the other invitee (old or new).
+ */
 async function readAgenda(
   tx: Queryable,
   agentId: string,
@@ -186,9 +213,23 @@ async function readAgenda(
   const asks = d.agenda !== null && (incoming !== null || d.agenda.kind === 'cancel');
   const named = asks && d.externalId ? await lockAppointmentByExternalId(tx, agentId, d.externalId) : null;
   const booked = asks && stored ? await lockBookedAppointments(tx, agentId, stored.lead_id) : [];
+  const event = d.scheduler?.event;
+  const ofLead = async (externalId: string | null | undefined) => {
+    if (!asks || !stored || !externalId || externalId === d.externalId) return null;
+    const found = await lockAppointmentByExternalId(tx, agentId, externalId);
+    return found?.lead_id === stored.lead_id ? found : null;
+  };
+  const replaced = d.agenda?.kind === 'book' ? await ofLead(event?.oldInvitee) : null;
+  const replacement = d.agenda?.kind === 'cancel' ? await ofLead(event?.newInvitee) : null;
   const facts: AppointmentFacts[] = [...booked, ...(named ? [named] : [])];
+  if (replaced && !facts.some((f) => f.appointment_id === replaced.appointment_id)) facts.push(replaced);
   if (incoming) facts.push(incoming);
-  return { named, booked, incoming, facts };
+  return { named, booked, incoming, replaced, replacement, facts };
+}
+
+/** The stored lead as it is: what a superseded event "merges". */
+function unchanged(stored: StoredLead): MergeResult {
+  return { fields: stored.fields, custom_fields: stored.custom_fields, status: stored.status, changes: {} };
 }
 
 function mergeInto(stored: StoredLead, lead: PreparedLead, agentTimezone: string): MergeResult {
@@ -241,6 +282,8 @@ interface Written {
   merge: { from: LeadStatus; result: MergeResult } | null;
   status: LeadStatus;
   plan: AgendaPlan;
+  /** An event about an invitee already replaced by its reschedule: the lead was left as it was. */
+  superseded: boolean;
 }
 
 /** The appointment a booking delivery booked or kept (the history's and messages' `appointment_id`). */
@@ -258,7 +301,9 @@ async function writeHistory(
   const entry = { agent_id: source.agent_id, lead_id: w.leadId, source_id: source.source_id };
   const appointmentId = bookedBy(d, w.plan);
   const warnings = d.lead.warnings.length;
-  if (w.merge) {
+  if (w.superseded) {
+    // Nothing of the lead changed: only what the event did to the agenda is told below.
+  } else if (w.merge) {
     const rescheduled = d.agenda?.kind === 'book' ? w.plan.changes.filter((c) => c.op === 'update') : [];
     await insertHistory(tx, {
       ...entry,
@@ -297,20 +342,25 @@ async function writeHistory(
   }
 }
 
+/**
+ * The event-log line: what a cancel did to the appointment, else whether the lead was created or
+ * updated; a late booking of an invitee already replaced changed nothing and is `ignored`.
+ */
 function recordSchedulerEvent(
   tx: Queryable,
   source: AuthenticatedSource,
   scheduler: NonNullable<LiveDelivery['scheduler']>,
   agenda: AgendaEvent | null,
-  kind: 'created' | 'merged',
-  leadId: string,
+  w: Written,
 ): Promise<void> {
   const outcome =
     agenda?.kind === 'cancel'
       ? (`appointment_${agenda.as}` as const)
-      : kind === 'merged'
-        ? 'lead_updated'
-        : 'lead_created';
+      : w.superseded
+        ? 'ignored'
+        : w.merge
+          ? 'lead_updated'
+          : 'lead_created';
   return recordBookingEvent(
     tx,
     bookingEventRow(
@@ -318,7 +368,7 @@ function recordSchedulerEvent(
       scheduler.event.event,
       scheduler.event.inviteeUri,
       scheduler.payload,
-      leadId,
+      w.leadId,
       outcome,
     ),
   );

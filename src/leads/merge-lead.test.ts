@@ -90,6 +90,37 @@ describe('mergeLead: which value wins', () => {
     });
   });
 
+  it.each<[string, JsonValue]>([
+    ['null', null],
+    ['empty', ''],
+    ['blank', ' \t '],
+  ])(
+    'When a repeat delivery carries %s contact fields and links, then none of the stored ones is replaced',
+    (_label, empty) => {
+      const contact = {
+        name: 'Maria Gonzalez',
+        first_name: 'Maria',
+        last_name: 'Gonzalez',
+        phone: '3125550148',
+        email: 'maria@example.com',
+      };
+      const links = {
+        join_url: 'https://zoom.example/j/1',
+        cancel_url: 'https://c/1',
+        reschedule_url: 'https://r/1',
+      };
+      const blank = (keys: string[]) => Object.fromEntries(keys.map((key) => [key, empty]));
+      const merged = mergeLead(
+        stored(contact, links),
+        incoming(blank(Object.keys(contact)) as unknown as LeadFields, blank(Object.keys(links))),
+        TODAY,
+      );
+      expect(merged.fields).toEqual(contact);
+      expect(merged.custom_fields).toEqual(links);
+      expect(merged.changes).toEqual({});
+    },
+  );
+
   it('When a custom field is named __proto__, then it is an ordinary key', () => {
     const custom = JSON.parse('{"__proto__": {"polluted": true}}') as JsonObject;
     const merged = mergeLead(stored({}), incoming({}, custom), TODAY);
