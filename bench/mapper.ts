@@ -1,9 +1,11 @@
 /**
  * Micro-benchmark of the pure mapper: `npx tsx bench/mapper.ts [iterations]`.
- * Maps a varied set of realistic payloads (clean, aliased, messy, invalid) and prints mapped
- * leads per second. No timing is asserted anywhere; this is for spotting regressions by eye.
+ * Maps a varied set of realistic payloads (clean, aliased, messy, invalid), then real lead
+ * sources' own shapes through the envelope adapters, and prints mapped leads per second for each. No timing is asserted anywhere; this is for spotting regressions by eye.
  */
+import { readFileSync } from 'node:fs';
 import { mapSubmission } from '../src/ingest/map-submission.ts';
+import type { MappingRules } from '../src/ingest/mapping-rules.ts';
 import type { JsonObject } from '../src/json.ts';
 
 const FIRST = ['Ada', 'Grace', 'Alan', 'Katherine', 'José', 'Mary Jane', 'Zoë', 'Li'];
@@ -90,23 +92,72 @@ function payload(i: number): JsonObject {
   }
 }
 
+/**
+ * Real senders' shapes (test/fixtures/senders), each with its own name and phone so no two are the
+ * same: the adapters (Meta, Google Ads, Typeform, Unbounce, Jotform, HubSpot, nested objects) are in
+ * the path, and a fifth of them carry a source's mapping rules.
+ */
+const FORMATS = [
+  'meta-lead-ads.json',
+  'google-ads-lead-form.json',
+  'hubspot-form.json',
+  'typeform.json',
+  'unbounce-json.json',
+  'google-forms-named-values.json',
+  'formstack.json',
+  'gravity-forms.json',
+].map((file) => readFileSync(new URL(`../test/fixtures/senders/${file}`, import.meta.url), 'utf8'));
+const JOTFORM = readFileSync(
+  new URL('../test/fixtures/senders/jotform-raw-request.json', import.meta.url),
+  'utf8',
+);
+const RULES: MappingRules = {
+  '1.3': 'first_name',
+  '1.6': 'last_name',
+  '2': 'email',
+  '3': 'phone',
+  debug: null,
+};
+
+function formatPayload(i: number): { body: JsonObject; rules?: MappingRules } {
+  const first = FIRST[i % FIRST.length] ?? 'Ada';
+  const phone = `214555${String(1000 + (i % 9000)).padStart(4, '0')}`;
+  const vary = (text: string) =>
+    text
+      .replaceAll(/Rosa|Marcus|Keisha|Walter|Dana|Tom|Linda|Beatriz|Samuel/g, first)
+      .replaceAll(/\d{3}\)? ?-?555-?01\d\d/g, phone);
+  if (i % 9 === 8) return { body: { formID: '2401', ip: '192.0.2.44', rawRequest: vary(JOTFORM) } };
+  const text = FORMATS[i % FORMATS.length] ?? '{}';
+  return { body: JSON.parse(vary(text)) as JsonObject, ...(i % 5 === 0 ? { rules: RULES } : {}) };
+}
+
 const iterations = Number(process.argv[2] ?? 200_000);
-const payloads = Array.from({ length: 400 }, (_, i) => payload(i));
 const now = new Date('2026-03-01T12:00:00Z');
 
-// Warm up the JIT so the figure measures steady state, not compilation.
-for (let i = 0; i < 20_000; i += 1) mapSubmission(payloads[i % payloads.length] ?? {}, { now });
-
-let fieldsMapped = 0;
-const started = performance.now();
-for (let i = 0; i < iterations; i += 1) {
-  fieldsMapped += Object.keys(mapSubmission(payloads[i % payloads.length] ?? {}, { now }).lead).length;
+function measure(label: string, inputs: Array<{ body: JsonObject; rules?: MappingRules }>): void {
+  const map = (i: number) => {
+    const input = inputs[i % inputs.length] ?? { body: {} };
+    return mapSubmission(input.body, { now, ...(input.rules ? { rules: input.rules } : {}) });
+  };
+  // Warm up the JIT so the figure measures steady state, not compilation.
+  for (let i = 0; i < 20_000; i += 1) map(i);
+  let fieldsMapped = 0;
+  const started = performance.now();
+  for (let i = 0; i < iterations; i += 1) fieldsMapped += Object.keys(map(i).lead).length;
+  const seconds = (performance.now() - started) / 1000;
+  const perSecond = Math.round(iterations / seconds);
+  console.log(
+    `${label}: mapped ${iterations.toLocaleString('en-US')} leads in ${seconds.toFixed(2)} s: ` +
+      `${perSecond.toLocaleString('en-US')} leads/s ` +
+      `(${(1e6 / perSecond).toFixed(1)} µs/lead, ${(fieldsMapped / iterations).toFixed(1)} lead fields/lead)`,
+  );
 }
-const seconds = (performance.now() - started) / 1000;
 
-const perSecond = Math.round(iterations / seconds);
-console.log(
-  `mapped ${iterations.toLocaleString('en-US')} leads in ${seconds.toFixed(2)} s: ` +
-    `${perSecond.toLocaleString('en-US')} leads/s ` +
-    `(${(1e6 / perSecond).toFixed(1)} µs/lead, ${(fieldsMapped / iterations).toFixed(1)} lead fields/lead)`,
+measure(
+  'flat vendor mix   ',
+  Array.from({ length: 400 }, (_, i) => ({ body: payload(i) })),
+);
+measure(
+  'real-sender shapes',
+  Array.from({ length: 400 }, (_, i) => formatPayload(i)),
 );

@@ -7,15 +7,17 @@ import { join, resolve } from 'node:path';
 export const LIMITS = {
   /** Largest delivery body, inclusive (256 KiB). */
   maxBodyBytes: 262_144,
-  /** Deepest bracket nesting of a delivery body. */
+  /** Deepest bracket nesting of a delivery body (JSON, XML elements, form fields holding JSON). */
   maxJsonDepth: 32,
+  /** Most members (object keys, list items, XML elements, form fields) in one delivery body. */
+  maxBodyMembers: 5_000,
   /** How long an idempotency key is remembered. */
   idempotencyWindowHours: 24,
   /** Longest idempotency key, in characters. */
   idempotencyKeyMaxLength: 255,
   /** A scheduler's invitee URI longer than this is kept as `sha256:<hex>` (it keys several indexes). */
   inviteeUriMaxLength: 255,
-  /** How often each server deletes expired idempotency keys. */
+  /** How often each server deletes expired idempotency keys and samples past their retention. */
   idempotencyPurgeMs: 10 * 60_000,
   /** The accepted age range of a contact, inclusive (the specification's limit). */
   minAge: 18,

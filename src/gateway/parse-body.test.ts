@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../config.ts';
 import { isJsonObject, type JsonObject } from '../json.ts';
-import { nestingDepth, parseDeliveryBody, parseForm } from './parse-body.ts';
+import type { ParsedBody } from './parse-body.ts';
+import { countMembers, parseDeliveryBody, parseForm, readDeliveryBody, xmlDepth } from './parse-body.ts';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const NOT_AN_OBJECT = 'The body must be a JSON object';
@@ -44,6 +46,7 @@ describe('parseDeliveryBody: per content type', () => {
   ])('When the body is %s, then it is refused', (_label, text, details) => {
     expect(parseDeliveryBody(text === undefined ? undefined : bytes(text), 'application/json')).toEqual({
       ok: false,
+      code: 'INVALID_JSON',
       details,
     });
   });
@@ -51,6 +54,7 @@ describe('parseDeliveryBody: per content type', () => {
   it('When the body is missing or not JSON, then it is refused with the parser’s reason', () => {
     expect(parseDeliveryBody(undefined, undefined)).toEqual({
       ok: false,
+      code: 'INVALID_JSON',
       details: `${NOT_AN_OBJECT}; the body is empty`,
     });
     const parsed = parseDeliveryBody(bytes('{"name":'), 'application/json');
@@ -64,30 +68,6 @@ describe('parseDeliveryBody: per content type', () => {
     });
     const deep = `${'{"a":'.repeat(32)}1${'}'.repeat(32)}`;
     expect(parseDeliveryBody(bytes(deep), undefined).ok).toBe(true);
-  });
-});
-
-describe('nestingDepth', () => {
-  it.each<[string, number]>([
-    ['{}', 1],
-    ['{"a":[1,{"b":[]}]}', 4],
-    ['{"a":"[[[[{{{{"}', 1],
-    ['{"a":"\\"[[["}', 1],
-    ['{"a":"\\\\","b":[[]]}', 3],
-    ['', 0],
-  ])('When the text is %s, then the depth is %i', (text, depth) => {
-    expect(nestingDepth(text)).toBe(depth);
-  });
-
-  it('When any JSON value is written out, then its counted depth is its real depth', () => {
-    const depthOf = (v: unknown): number =>
-      v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
-    fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => {
-        expect(nestingDepth(JSON.stringify(value))).toBe(depthOf(value));
-      }),
-      { numRuns: 500 },
-    );
   });
 });
 
@@ -115,14 +95,41 @@ describe('parseForm', () => {
 });
 
 describe('parseDeliveryBody: properties', () => {
-  it('When any bytes arrive with any content type, then parsing never throws and an accepted body is an object', () => {
+  it('When any bytes arrive with any content type, then parsing never throws and an accepted body is an object', async () => {
     const contentType = fc.option(
-      fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', ''),
+      fc.constantFrom(
+        'application/json',
+        'application/x-www-form-urlencoded',
+        'text/plain',
+        'application/xml',
+        'multipart/form-data; boundary=b',
+        '',
+      ),
       { nil: undefined },
     );
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), contentType, (raw, type) => {
-        const parsed = parseDeliveryBody(Buffer.from(raw), type);
+    const text = fc.oneof(
+      fc.uint8Array({ maxLength: 200 }).map((raw) => Buffer.from(raw)),
+      fc
+        .array(
+          fc.constantFrom(
+            '<a>',
+            '</a>',
+            '<b x="1">',
+            '</b>',
+            '<c/>',
+            'text',
+            '&amp;',
+            '{',
+            '"',
+            '--b\r\n',
+            '\r\n',
+          ),
+        )
+        .map((parts) => bytes(parts.join(''))),
+    );
+    await fc.assert(
+      fc.asyncProperty(text, contentType, async (raw, type) => {
+        const parsed = await readDeliveryBody(raw, type);
         if (parsed.ok) expect(isJsonObject(parsed.body)).toBe(true);
       }),
       { numRuns: 1000 },
@@ -137,5 +144,195 @@ describe('parseDeliveryBody: properties', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('parseDeliveryBody: JSON sent as a form, XML', () => {
+  it('When JSON arrives with a form content type (curl -d without -H), then it is read as JSON', () => {
+    const parsed = parseDeliveryBody(
+      bytes('{"name":"Jane Doe","tags":["a"]}'),
+      'application/x-www-form-urlencoded',
+    );
+    expect(parsed).toEqual({ ok: true, body: { name: 'Jane Doe', tags: ['a'] } });
+  });
+
+  it('When a form merely starts with a brace, then it is still read as a form', () => {
+    expect(parseDeliveryBody(bytes('{x=1&name=Jane'), 'application/x-www-form-urlencoded')).toEqual({
+      ok: true,
+      body: { '{x': '1', name: 'Jane' },
+    });
+  });
+
+  it.each<[string, string | undefined]>([
+    ['application/xml', 'application/xml'],
+    ['text/xml; charset=utf-8', 'text/xml; charset=utf-8'],
+    ['application/soap+xml', 'application/soap+xml'],
+    ['no content type', undefined],
+    ['text/plain', 'text/plain'],
+  ])('When an XML lead arrives as %s, then the root element’s children are the body', (_label, type) => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+      <lead>
+        <first_name>Jane &amp; Co</first_name>
+        <phone type="cell">(214) 555-0100</phone>
+        <address><city>Dallas</city><state>TX</state></address>
+        <tag>a</tag><tag>b</tag>
+        <empty/>
+        <!-- a comment -->
+        <notes><![CDATA[<b>call</b> after 5]]></notes>
+      </lead>`;
+    expect(parseDeliveryBody(bytes(xml), type)).toEqual({
+      ok: true,
+      body: {
+        first_name: 'Jane & Co',
+        phone: '(214) 555-0100',
+        'phone@type': 'cell',
+        address: { city: 'Dallas', state: 'TX' },
+        tag: ['a', 'b'],
+        empty: '',
+        notes: '<b>call</b> after 5',
+      },
+    });
+  });
+
+  it.each<[string, string, string]>([
+    [
+      'a DOCTYPE with entities',
+      '<!DOCTYPE l [<!ENTITY a "aaaa">]><l><n>&a;&a;</n></l>',
+      'XML with a DOCTYPE',
+    ],
+    ['an external entity', '<!DOCTYPE l SYSTEM "file:///etc/passwd"><l>x</l>', 'XML with a DOCTYPE'],
+    ['33 levels of elements', `${'<a>'.repeat(33)}x${'</a>'.repeat(33)}`, 'XML nested deeper than 32 levels'],
+    ['unclosed tags', '<lead><name>Jane</lead>', 'Unreadable XML'],
+  ])('When the XML is %s, then it is refused as INVALID_JSON', (_label, xml, details) => {
+    const parsed = parseDeliveryBody(bytes(xml), 'application/xml');
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) {
+      expect(parsed.code).toBe('INVALID_JSON');
+      expect(parsed.details).toContain(details);
+    }
+  });
+
+  it.each<[string, number]>([
+    ['<a/>', 1],
+    ['<a><b><c/></b></a>', 3],
+    ['<a><!-- <b><c> --><b/></a>', 2],
+    ['<a><![CDATA[<b><c>]]></a>', 1],
+    ['<a x="<b>"><b></b><b></b></a>', 2],
+  ])('When the XML is %s, then its element depth is %i', (xml, depth) => {
+    expect(xmlDepth(xml)).toBe(depth);
+  });
+});
+
+describe('readDeliveryBody: multipart/form-data', () => {
+  const multipart = (parts: Array<[string, string, string?]>) =>
+    bytes(
+      parts
+        .map(([name, value, filename]) =>
+          [
+            '--XyZ',
+            `Content-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}`,
+            ...(filename ? ['Content-Type: image/jpeg'] : []),
+            '',
+            value,
+          ].join('\r\n'),
+        )
+        .join('\r\n') + '\r\n--XyZ--\r\n',
+    );
+
+  it('When a multipart form arrives (Jotform), then its text parts are the body and a file keeps its name', async () => {
+    const raw = multipart([
+      ['formID', '2401'],
+      ['rawRequest', '{"q3_name":{"first":"Jane","last":"Doe"}}'],
+      ['tags', 'a'],
+      ['tags', 'b'],
+      ['photo', 'JPEGBYTES', 'me.jpg'],
+    ]);
+    expect(await readDeliveryBody(raw, 'multipart/form-data; boundary=XyZ')).toEqual({
+      ok: true,
+      body: {
+        formID: '2401',
+        rawRequest: '{"q3_name":{"first":"Jane","last":"Doe"}}',
+        tags: ['a', 'b'],
+        photo: 'me.jpg (image/jpeg)',
+      },
+    });
+  });
+
+  it('When a multipart body is broken or has no boundary, then it is refused as INVALID_JSON', async () => {
+    const broken = await readDeliveryBody(bytes('--XyZ\r\nnothing'), 'multipart/form-data; boundary=XyZ');
+    expect(broken).toMatchObject({ ok: false, code: 'INVALID_JSON' });
+    const noBoundary = await readDeliveryBody(multipart([['a', 'b']]), 'multipart/form-data');
+    expect(noBoundary).toMatchObject({ ok: false, code: 'INVALID_JSON' });
+  });
+
+  it('When JSON arrives labelled multipart, then it is read as JSON', async () => {
+    expect(await readDeliveryBody(bytes('{"name":"Jane"}'), 'multipart/form-data; boundary=x')).toEqual({
+      ok: true,
+      body: { name: 'Jane' },
+    });
+  });
+});
+
+describe('member limit: the same for JSON, forms, multipart and XML', () => {
+  const MAX = LIMITS.maxBodyMembers;
+  const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}`);
+
+  it.each<[string, (n: number) => Promise<ParsedBody> | ParsedBody]>([
+    [
+      'JSON',
+      (n) =>
+        parseDeliveryBody(bytes(JSON.stringify(Object.fromEntries(keys(n).map((k) => [k, 1])))), undefined),
+    ],
+    [
+      'a form',
+      (n) =>
+        parseDeliveryBody(
+          bytes(
+            keys(n)
+              .map((k) => `${k}=1`)
+              .join('&'),
+          ),
+          'application/x-www-form-urlencoded',
+        ),
+    ],
+    [
+      'XML',
+      (n) =>
+        parseDeliveryBody(
+          bytes(
+            `<l>${keys(n)
+              .map((k) => `<${k}>1</${k}>`)
+              .join('')}</l>`,
+          ),
+          'application/xml',
+        ),
+    ],
+    [
+      'multipart',
+      (n) =>
+        readDeliveryBody(
+          bytes(
+            keys(n)
+              .map((k) => `--B\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n1`)
+              .join('\r\n') + '\r\n--B--\r\n',
+          ),
+          'multipart/form-data; boundary=B',
+        ),
+    ],
+  ])(
+    'When %s has one member too many, then it is refused as too large; at the limit it is read',
+    async (_label, parse) => {
+      expect((await parse(MAX)).ok).toBe(true);
+      expect(await parse(MAX + 1)).toEqual({
+        ok: false,
+        code: 'PAYLOAD_TOO_LARGE',
+        details: `The body must have at most ${MAX} members`,
+      });
+    },
+  );
+
+  it('When members are nested, then every key and list item counts', () => {
+    expect(countMembers({ a: [1, 2, { b: null }], c: {} })).toBe(6);
+    expect(countMembers('x')).toBe(0);
   });
 });

@@ -1,51 +1,93 @@
+import { XMLParser } from 'fast-xml-parser';
 import { LIMITS } from '../config.ts';
+import { bracketDepth } from '../ingest/envelopes/read-json.ts';
 import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
 
-export type ParsedBody = { ok: true; body: JsonObject } | { ok: false; details: string };
+export type ParsedBody =
+  { ok: true; body: JsonObject } | { ok: false; code: 'INVALID_JSON' | 'PAYLOAD_TOO_LARGE'; details: string };
 
 const NOT_AN_OBJECT = 'The body must be a JSON object';
 
+const refuse = (details: string): ParsedBody => ({ ok: false, code: 'INVALID_JSON', details });
+
 /**
- * Reads a delivery body. Whatever the Content-Type says it is parsed as JSON (senders that cannot
- * set headers send text/plain), except application/x-www-form-urlencoded, which is a form.
- * Pure: never throws.
+ * Reads a delivery body, whatever its Content-Type: `multipart/form-data` as a form with parts,
+ * then the sync rules of parseDeliveryBody. Never throws.
+ */
+export async function readDeliveryBody(
+  raw: Buffer | undefined,
+  contentType: string | undefined,
+): Promise<ParsedBody> {
+  if (raw && /^\s*multipart\/form-data\b/i.test(contentType ?? '') && !looksLikeJson(raw)) {
+    return checked(await parseMultipart(raw, contentType ?? ''));
+  }
+  return parseDeliveryBody(raw, contentType);
+}
+
+/**
+ * Reads a delivery body. A JSON object text is read as JSON whatever the Content-Type says
+ * (`curl -d` sends JSON as a form; senders that cannot set headers send text/plain); otherwise an
+ * application/x-www-form-urlencoded body is a form, and an XML content type or a body starting
+ * with `<` is XML. Each is held to the same limits: LIMITS.maxJsonDepth levels of nesting and
+ * LIMITS.maxBodyMembers members. Pure: never throws.
  */
 export function parseDeliveryBody(raw: Buffer | undefined, contentType: string | undefined): ParsedBody {
   const text = raw ? raw.toString('utf8').replace(/^\uFEFF/, '') : '';
-  if (text.trim() === '') return { ok: false, details: `${NOT_AN_OBJECT}; the body is empty` };
-  if (/^\s*application\/x-www-form-urlencoded\b/i.test(contentType ?? ''))
-    return { ok: true, body: parseForm(text) };
-  if (nestingDepth(text) > LIMITS.maxJsonDepth) {
-    return { ok: false, details: `JSON nested deeper than ${LIMITS.maxJsonDepth} levels` };
+  if (text.trim() === '') return refuse(`${NOT_AN_OBJECT}; the body is empty`);
+  const type = contentType ?? '';
+  const isForm = /^\s*application\/x-www-form-urlencoded\b/i.test(type);
+  if (isForm && !text.trimStart().startsWith('{')) return checked({ ok: true, body: parseForm(text) });
+  if (/^\s*(?:application|text)\/(?:[\w.+-]+\+)?xml\b/i.test(type) || text.trimStart().startsWith('<'))
+    return checked(parseXml(text));
+  const json = parseJson(text);
+  // A form that merely starts with `{` and is no JSON is still a form.
+  if (!json.ok && isForm) return checked({ ok: true, body: parseForm(text) });
+  return checked(json);
+}
+
+function parseJson(text: string): ParsedBody {
+  if (bracketDepth(text) > LIMITS.maxJsonDepth) {
+    return refuse(`JSON nested deeper than ${LIMITS.maxJsonDepth} levels`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { ok: false, details: err instanceof Error ? err.message : 'Unparseable JSON' };
+    return refuse(err instanceof Error ? err.message : 'Unparseable JSON');
   }
-  if (!isJsonObject(value)) return { ok: false, details: NOT_AN_OBJECT };
+  if (!isJsonObject(value)) return refuse(NOT_AN_OBJECT);
   return { ok: true, body: value };
 }
 
-/** Deepest bracket nesting outside strings, counted without recursion before parsing. */
-export function nestingDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      depth++;
-      if (depth > max) max = depth;
-    } else if (c === 0x7d || c === 0x5d) depth--;
+function looksLikeJson(raw: Buffer): boolean {
+  return raw
+    .toString('utf8', 0, Math.min(raw.length, 64))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('{');
+}
+
+/** The body's members (keys and list items at every level) over the limit: refused as too large. */
+function checked(parsed: ParsedBody): ParsedBody {
+  if (!parsed.ok || countMembers(parsed.body, LIMITS.maxBodyMembers) <= LIMITS.maxBodyMembers) return parsed;
+  return {
+    ok: false,
+    code: 'PAYLOAD_TOO_LARGE',
+    details: `The body must have at most ${LIMITS.maxBodyMembers} members`,
+  };
+}
+
+/** Keys and list items at every level, counted without recursion; stops counting past `limit`. */
+export function countMembers(value: JsonValue, limit = Infinity): number {
+  let count = 0;
+  const stack: JsonValue[] = [value];
+  for (let next = stack.pop(); next !== undefined && count <= limit; next = stack.pop()) {
+    if (next === null || typeof next !== 'object') continue;
+    const children = Array.isArray(next) ? next : Object.values(next);
+    count += children.length;
+    stack.push(...children);
   }
-  return max;
+  return count;
 }
 
 /**
@@ -53,6 +95,10 @@ export function nestingDepth(text: string): number {
  * `custom_fields[join_url]=…` and `tags=a&tags=b` work from plain HTML forms.
  */
 export function parseForm(text: string): JsonObject {
+  return formObject(new URLSearchParams(text));
+}
+
+function formObject(entries: Iterable<[string, string]>): JsonObject {
   const out: JsonObject = {};
   const put = (target: JsonObject, key: string, value: string) => {
     const existing = Object.hasOwn(target, key) ? target[key] : undefined;
@@ -60,7 +106,7 @@ export function parseForm(text: string): JsonObject {
     else if (Array.isArray(existing)) existing.push(value);
     else defineOwn(target, key, [existing, value] as JsonValue);
   };
-  for (const [key, value] of new URLSearchParams(text)) {
+  for (const [key, value] of entries) {
     const nested = /^([^[\]]+)\[([^[\]]*)\]$/.exec(key);
     if (nested?.[1] && nested[2]) {
       const outer = nested[1];
@@ -72,4 +118,92 @@ export function parseForm(text: string): JsonObject {
     } else put(out, nested?.[1] && nested[2] === '' ? nested[1] : key, value);
   }
   return out;
+}
+
+/**
+ * `multipart/form-data` (Jotform posts this way): its text parts are read like a form; an uploaded
+ * file is not a lead value, so only its name and type are kept (`<part>: "photo.jpg (image/jpeg)"`).
+ */
+async function parseMultipart(raw: Buffer, contentType: string): Promise<ParsedBody> {
+  let form: FormData;
+  try {
+    form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  } catch (err) {
+    return refuse(`Unreadable multipart/form-data body: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const entries: Array<[string, string]> = [];
+  for (const [key, value] of form.entries()) {
+    entries.push([key, typeof value === 'string' ? value : `${value.name} (${value.type || 'file'})`]);
+    if (entries.length > LIMITS.maxBodyMembers) break;
+  }
+  return { ok: true, body: formObject(entries) };
+}
+
+const xmlParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+});
+
+/**
+ * An XML lead (older insurance vendors post `<lead><first_name>…`): the root element's children
+ * are the body's members, an element's attributes sit beside it as `<element>@<attribute>`, a
+ * repeated element is a list. A DOCTYPE (and so any entity definition) is refused: no entity
+ * expansion, no external entities.
+ */
+export function parseXml(text: string): ParsedBody {
+  if (/<!DOCTYPE|<!ENTITY/i.test(text))
+    return refuse('XML with a DOCTYPE or entity definitions is not accepted');
+  if (xmlDepth(text) > LIMITS.maxJsonDepth)
+    return refuse(`XML nested deeper than ${LIMITS.maxJsonDepth} levels`);
+  let parsed: unknown;
+  try {
+    parsed = xmlParser.parse(text, true);
+  } catch (err) {
+    return refuse(`Unreadable XML: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!isJsonObject(parsed)) return refuse(NOT_AN_OBJECT);
+  const roots = Object.keys(parsed);
+  const root = roots.length === 1 && roots[0] !== undefined ? parsed[roots[0]] : parsed;
+  const body = isJsonObject(root) ? root : parsed;
+  return { ok: true, body: liftXmlText(body) };
+}
+
+/** `<phone type="cell">555</phone>` → `phone: "555"`, `phone@type: "cell"`, at every level (iteratively). */
+function liftXmlText(root: JsonObject): JsonObject {
+  const stack: JsonObject[] = [root];
+  for (let obj = stack.pop(); obj; obj = stack.pop()) {
+    for (const key of Object.keys(obj)) {
+      const value = obj[key] as JsonValue;
+      const items = Array.isArray(value) ? value : [value];
+      for (const item of items) if (isJsonObject(item)) stack.push(item);
+      if (!isJsonObject(value) || !Object.hasOwn(value, '#text')) continue;
+      const members = Object.keys(value);
+      if (!members.every((member) => member === '#text' || member.startsWith('@'))) continue;
+      defineOwn(obj, key, value['#text'] ?? null);
+      for (const member of members)
+        if (member !== '#text') defineOwn(obj, `${key}${member}`, value[member] ?? null);
+    }
+  }
+  return root;
+}
+
+/** Deepest element nesting, counted on the text before parsing (comments and CDATA are skipped). */
+export function xmlDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  const tags = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<(\/?)[^\s>/!?]+[^>]*?(\/?)>/g;
+  for (const match of text.matchAll(tags)) {
+    if (match[1] === undefined) continue; // a comment or CDATA
+    if (match[1] === '/') depth--;
+    else {
+      max = Math.max(max, depth + 1);
+      if (match[2] !== '/') depth++;
+    }
+  }
+  return max;
 }

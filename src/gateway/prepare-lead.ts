@@ -1,5 +1,6 @@
 import { resolveSchedule, type ResolvedAppointment } from '../appointments/schedule.ts';
 import { mapSubmission } from '../ingest/map-submission.ts';
+import type { MappingRules } from '../ingest/mapping-rules.ts';
 import { defineOwn, type JsonObject } from '../json.ts';
 import type { FieldWarning, LeadFields, MappedSubmission } from '../ingest/types.ts';
 import { statusOfNewLead, type LeadStatus } from '../leads/lead-status.ts';
@@ -17,14 +18,17 @@ export interface PreparedLead {
   warnings: FieldWarning[];
   control: MappedSubmission['control'];
   hasName: boolean;
+  /** How the body was read: `flat`, `field_list`, or the named adapter (`meta_lead_ads`, `typeform` …). */
+  format: string;
 }
 
 /**
  * The map step: a raw body → the lead to store (mapped fields, appointment, status, warnings).
- * Pure; the agent's time zone is the last inference fallback.
+ * Pure; the agent's time zone is the last inference fallback; the source's mapping rules apply
+ * before the alias table.
  */
-export function prepareLead(body: JsonObject, agentTimezone: string): PreparedLead {
-  const mapped = mapSubmission(body);
+export function prepareLead(body: JsonObject, agentTimezone: string, rules?: MappingRules): PreparedLead {
+  const mapped = mapSubmission(body, { rules });
   const custom = mapped.custom_fields;
   const warnings = [...mapped.warnings];
 
@@ -68,5 +72,6 @@ export function prepareLead(body: JsonObject, agentTimezone: string): PreparedLe
     warnings,
     control: mapped.control,
     hasName: name !== '',
+    format: mapped.format,
   };
 }

@@ -1,8 +1,11 @@
-import { resolveFieldName } from './field-names.ts';
+import { resolveAppendedField, resolveFieldName } from './field-names.ts';
+import { ruleMatcher, type MappingRules } from './mapping-rules.ts';
 import { isBlank } from './normalize/result.ts';
+import type { FlatField } from './envelopes/index.ts';
 import type { MatchRank, TargetName } from './field-names.ts';
+import type { LeadFieldName } from './fields.ts';
 import type { InvalidCode, Normalized, NormalizeContext, Normalizer } from './normalize/result.ts';
-import type { JsonObject, JsonValue } from '../json.ts';
+import type { JsonValue } from '../json.ts';
 
 /** One top-level key of the body, as sent (after sanitizing). */
 export interface Entry {
@@ -20,27 +23,40 @@ export interface Pending {
 }
 
 export interface GroupedEntries {
-  /** Candidates per target field, best first: exact name, then spellings, then aliases; body order within. */
+  /** Candidates per target field, best first: rule, exact name, spellings, aliases, fallbacks; body order within. */
   byTarget: Map<TargetName, Entry[]>;
+  /** Second lines (`address_2`) per field they are appended to, in body order. */
+  appended: Map<LeadFieldName, Entry[]>;
   unknown: Entry[];
 }
 
-export function groupEntries(body: JsonObject): GroupedEntries {
+/**
+ * Binds each pair to the field it names: the source's rule first (a rule to null drops the pair),
+ * then the name itself, then what the envelope said the value is (`hint`, at alias rank).
+ */
+export function groupEntries(fields: readonly FlatField[], rules?: MappingRules): GroupedEntries {
   const byTarget = new Map<TargetName, Entry[]>();
+  const appended = new Map<LeadFieldName, Entry[]>();
   const unknown: Entry[] = [];
-  Object.keys(body).forEach((key, index) => {
-    const value = body[key] as JsonValue;
+  const ruleFor = ruleMatcher(rules);
+  const add = (map: Map<string, Entry[]>, target: string, entry: Entry) => {
+    const list = map.get(target) ?? [];
+    list.push(entry);
+    map.set(target, list);
+  };
+  fields.forEach(({ key, value, hint }, index) => {
+    const rule = ruleFor(key);
+    if (rule && 'ignore' in rule) return;
+    if (rule) return add(byTarget, rule.target, { key, value, index, rank: -1 });
     const resolved = resolveFieldName(key);
-    if (!resolved) {
-      unknown.push({ key, value, index, rank: 2 });
-      return;
-    }
-    const list = byTarget.get(resolved.target) ?? [];
-    list.push({ key, value, index, rank: resolved.rank });
-    byTarget.set(resolved.target, list);
+    if (resolved) return add(byTarget, resolved.target, { key, value, index, rank: resolved.rank });
+    const line = resolveAppendedField(key);
+    if (line) return add(appended, line, { key, value, index, rank: 2 });
+    if (hint) return add(byTarget, hint, { key, value, index, rank: 2 });
+    unknown.push({ key, value, index, rank: 2 });
   });
   for (const list of byTarget.values()) list.sort((a, b) => a.rank - b.rank || a.index - b.index);
-  return { byTarget, unknown };
+  return { byTarget, appended, unknown };
 }
 
 export type Accepted = Extract<Normalized, { ok: true }>;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FIELD_ALIASES } from './tables/aliases.ts';
+import { APPENDED_ALIASES, FALLBACK_ALIASES, FIELD_ALIASES } from './tables/aliases.ts';
 import * as synonyms from './tables/synonyms.ts';
 
 // docs/field-mapping.md shows the alias and synonym tables to vendors; these tests keep them equal to the data.
@@ -33,6 +33,13 @@ describe('docs/field-mapping.md', () => {
       expect(tableAfter('<!-- aliases:start -->', docs[file])).toEqual(FIELD_ALIASES);
     },
   );
+
+  it.each([
+    ['fallback-aliases', FALLBACK_ALIASES],
+    ['appended-aliases', APPENDED_ALIASES],
+  ])('When the %s data changes, then its documented table matches it', (name, table) => {
+    expect(tableAfter(`<!-- ${name}:start -->`)).toEqual(table);
+  });
 
   it.each(Object.entries(synonyms))(
     'When %s changes, then its documented table matches it',

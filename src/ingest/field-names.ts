@@ -1,4 +1,4 @@
-import { FIELD_ALIASES } from './tables/aliases.ts';
+import { APPENDED_ALIASES, FALLBACK_ALIASES, FIELD_ALIASES } from './tables/aliases.ts';
 import { CONTROL_FIELDS, LEAD_FIELDS } from './fields.ts';
 import type { LeadFieldName } from './fields.ts';
 
@@ -7,9 +7,11 @@ export type TargetName = LeadFieldName | ControlFieldName;
 
 /**
  * How closely a sent name matched its target; lower wins when several keys name one field.
- * 0: the exact canonical name. 1: a spelling of it (`First Name`, `FIRSTNAME`). 2: an alias.
+ * -1: the source's own mapping rule. 0: the exact canonical name. 1: a spelling of it
+ * (`First Name`, `FIRSTNAME`). 2: an alias (or what an envelope adapter knows a key means).
+ * 3: a fallback name (`home_phone`), used only when nothing better names the field.
  */
-export type MatchRank = 0 | 1 | 2;
+export type MatchRank = -1 | 0 | 1 | 2 | 3;
 
 export interface ResolvedName {
   target: TargetName;
@@ -38,13 +40,16 @@ export function compactKey(folded: string): string {
 interface NameIndex {
   targets: ReadonlyMap<string, TargetName>;
   aliases: ReadonlyMap<string, TargetName>;
-  /** compact spelling → target and whether it came from an alias (rank 2) or a canonical name (1). */
+  fallbacks: ReadonlyMap<string, TargetName>;
+  /** compact spelling → target and whether it came from a canonical name (1), an alias (2) or a fallback (3). */
   compact: ReadonlyMap<string, ResolvedName>;
   /** Aliases that would point at two targets, or rows whose target is no field; a unit test keeps this empty. */
   conflicts: string[];
 }
 
-export function buildNameIndex(aliasTable: Readonly<Record<string, readonly string[]>>): NameIndex {
+type AliasTable = Readonly<Record<string, readonly string[]>>;
+
+export function buildNameIndex(aliasTable: AliasTable, fallbackTable: AliasTable = {}): NameIndex {
   const targets = new Map<string, TargetName>();
   const aliases = new Map<string, TargetName>();
   const compact = new Map<string, ResolvedName>();
@@ -59,23 +64,28 @@ export function buildNameIndex(aliasTable: Readonly<Record<string, readonly stri
     targets.set(name, name);
     addCompact(name, name, 1);
   }
-  for (const [target, names] of Object.entries(aliasTable)) {
-    const canonical = targets.get(target);
-    if (!canonical) {
-      conflicts.add(target);
-      continue;
+  const fallbacks = new Map<string, TargetName>();
+  const addAliases = (table: AliasTable, into: Map<string, TargetName>, rank: MatchRank) => {
+    for (const [target, names] of Object.entries(table)) {
+      const canonical = targets.get(target);
+      if (!canonical) {
+        conflicts.add(target);
+        continue;
+      }
+      for (const alias of names) {
+        if (targets.has(alias) || aliases.has(alias) || (into.has(alias) && into.get(alias) !== canonical))
+          conflicts.add(alias);
+        else into.set(alias, canonical);
+        addCompact(alias, canonical, rank);
+      }
     }
-    for (const alias of names) {
-      if (targets.has(alias) || (aliases.has(alias) && aliases.get(alias) !== canonical))
-        conflicts.add(alias);
-      else aliases.set(alias, canonical);
-      addCompact(alias, canonical, 2);
-    }
-  }
-  return { targets, aliases, compact, conflicts: [...conflicts] };
+  };
+  addAliases(aliasTable, aliases, 2);
+  addAliases(fallbackTable, fallbacks, 3);
+  return { targets, aliases, fallbacks, compact, conflicts: [...conflicts] };
 }
 
-const INDEX = buildNameIndex(FIELD_ALIASES);
+const INDEX = buildNameIndex(FIELD_ALIASES, FALLBACK_ALIASES);
 
 /** Which canonical or control field a sent key names, if any. Unknown keys give undefined. */
 export function resolveFieldName(key: string): ResolvedName | undefined {
@@ -87,5 +97,32 @@ export function resolveFieldName(key: string): ResolvedName | undefined {
   const compact = INDEX.compact.get(compactKey(folded));
   if (compact?.rank === 1) return compact;
   const alias = INDEX.aliases.get(folded);
-  return alias ? { target: alias, rank: 2 } : compact;
+  if (alias) return { target: alias, rank: 2 };
+  const fallback = INDEX.fallbacks.get(folded);
+  if (fallback) return { target: fallback, rank: 3 };
+  if (compact) return compact;
+  return resolveQuestion(folded);
+}
+
+// `What is your full name?`, `Your email`, `Please enter your phone number`: form builders label
+// fields with the question asked. The words before `your` are dropped and the rest resolved.
+const QUESTION = /^(?:(?:what|whats|what_s)_(?:is_|are_)?|(?:please_)?(?:enter|provide|type)_)?your_(.+)$/;
+
+function resolveQuestion(folded: string): ResolvedName | undefined {
+  const asked = QUESTION.exec(folded)?.[1];
+  if (asked === undefined) return undefined;
+  const resolved =
+    INDEX.targets.get(asked) ?? INDEX.aliases.get(asked) ?? INDEX.compact.get(compactKey(asked))?.target;
+  return resolved ? { target: resolved, rank: 2 } : undefined;
+}
+
+const APPENDED = new Map(
+  Object.entries(APPENDED_ALIASES).flatMap(([field, names]) =>
+    names.map((name) => [compactKey(name), field as LeadFieldName] as const),
+  ),
+);
+
+/** The field a second line (`address_2`, `Address Line 2`) is appended to, if the key is one. */
+export function resolveAppendedField(key: string): LeadFieldName | undefined {
+  return APPENDED.get(compactKey(foldKey(key)));
 }

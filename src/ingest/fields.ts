@@ -51,6 +51,7 @@ export const LEAD_FIELDS = {
   beneficiary_count: 'string',
   dependents: 'string',
   consent_cert_url: 'string',
+  consent_token: 'string',
   ip_address: 'string',
   sms_consent: 'boolean',
   socialclid: 'string',

@@ -212,3 +212,109 @@ describe('mapSubmission: invalid and blank values', () => {
     expect(mapSubmission({ name: 'Ada', dob: '2999-01-01' }).warnings[0]?.code).toBe('INVALID_DATE');
   });
 });
+
+describe('mapSubmission: real senders’ names', () => {
+  it.each<[string, JsonObject, Record<string, unknown>]>([
+    [
+      'TrustedForm’s own name',
+      { xxTrustedFormCertUrl: 'https://cert.trustedform.com/a' },
+      { consent_cert_url: 'https://cert.trustedform.com/a' },
+    ],
+    [
+      'trustedform_cert_url',
+      { trustedform_cert_url: 'https://cert.trustedform.com/b' },
+      { consent_cert_url: 'https://cert.trustedform.com/b' },
+    ],
+    ['Jornaya’s leadid_token', { leadid_token: 'ABC-1' }, { consent_token: 'ABC-1' }],
+    ['Jornaya’s universal_leadid', { universal_leadid: 'ABC-2' }, { consent_token: 'ABC-2' }],
+    [
+      'fbclid, _fbc and _fbp',
+      { fbclid: 'IwAR', _fbc: 'fb.1.c', _fbp: 'fb.1.p' },
+      { socialclid: 'IwAR', socialc: 'fb.1.c', socialp: 'fb.1.p' },
+    ],
+    ['fbc and fbp', { fbc: 'fb.2.c', fbp: 'fb.2.p' }, { socialc: 'fb.2.c', socialp: 'fb.2.p' }],
+    ['zip5 and postal', { zip5: '75201' }, { zipcode: '75201' }],
+    ['cell_phone_number', { cell_phone_number: '214-555-0100' }, { phone: '2145550100' }],
+    ['phone_1', { phone_1: '214-555-0101' }, { phone: '2145550101' }],
+    ['“do you use tobacco?”', { 'Do you use tobacco?': 'yes' }, { smoker: true }],
+    ['tobacco_user', { tobacco_user: 'N' }, { smoker: false }],
+    ['a question label', { 'What is your email?': 'q@example.com' }, { email: 'q@example.com' }],
+    [
+      '“Please enter your phone number”',
+      { 'Please enter your phone number': '2145550102' },
+      { phone: '2145550102' },
+    ],
+  ])('When a sender uses %s, then the field is filled', (_label, body, fields) => {
+    const out = map({ name: 'Ada', ...body });
+    expect(out.lead).toMatchObject(fields);
+    expect(out.custom_fields).toEqual({});
+  });
+
+  it('When the Jornaya token has any spelling, then its value is kept unchanged', () => {
+    expect(map({ name: 'Ada', leadid_token: ' 7F3a-Mixed-Case ' }).lead.consent_token).toBe(
+      '7F3a-Mixed-Case',
+    );
+  });
+
+  it('When a home phone comes before a cell, then the cell is the phone and the home phone is kept', () => {
+    const out = map({ name: 'Ada', home_phone: '214-555-0199', cell: '214-555-0100' });
+    expect(out.lead.phone).toBe('2145550100');
+    expect(out.custom_fields).toEqual({ home_phone: '214-555-0199' });
+  });
+
+  it('When only a home phone is sent, then it is the phone', () => {
+    expect(map({ name: 'Ada', home_phone: '214-555-0199' }).lead.phone).toBe('2145550199');
+  });
+
+  it('When a second address line is sent, then it is appended to the address; alone, it is kept', () => {
+    expect(
+      map({ name: 'Ada', address2: 'Apt 4', address: '1 Main St', address_2: ' Bldg C ' }).lead.address,
+    ).toBe('1 Main St, Apt 4, Bldg C');
+    const alone = map({ name: 'Ada', 'Address Line 2': 'Apt 4' });
+    expect(alone.lead.address).toBeUndefined();
+    expect(alone.custom_fields).toEqual({ 'Address Line 2': 'Apt 4' });
+    const odd = map({ name: 'Ada', address: '1 Main St', address_2: { unit: 4 } });
+    expect(odd.lead.address).toBe('1 Main St');
+    expect(odd.custom_fields).toEqual({ address_2: { unit: 4 } });
+  });
+
+  it('When an envelope hints what a value is, then the hint fills the field only when the name does not', () => {
+    const hinted = mapSubmission(
+      { form_response: { answers: [{ type: 'email', email: 'h@example.com', field: { id: 'x' } }] } },
+      { now: NOW },
+    );
+    expect(hinted.lead.email).toBe('h@example.com');
+    const named = mapSubmission(
+      {
+        id: 'L-9',
+        field_data: [
+          { name: 'leadgen_id', values: ['L-1'] },
+          { name: 'full_name', values: ['Ann'] },
+        ],
+      },
+      { now: NOW },
+    );
+    expect(named.lead.leadgen_id).toBe('L-1');
+    expect(named.custom_fields).toEqual({ id: 'L-9' });
+  });
+
+  it('When a body is read by an adapter, then the format says which', () => {
+    expect(map({ name: 'Ada' }).format).toBe('flat');
+    expect(map({ field_data: [{ name: 'full_name', values: ['Ann'] }] }).format).toBe('meta_lead_ads');
+  });
+
+  it('When a wrapped value holds NUL characters, then they are removed with a warning, key and value', () => {
+    const out = map({
+      field_data: [
+        { name: 'full_name', values: ['An\u0000n'] },
+        { name: 'x\u0000y', values: ['v'] },
+      ],
+    });
+    expect(out.lead.name).toBe('Ann');
+    expect(out.custom_fields).toEqual({ xy: 'v' });
+    expect(out.warnings.map((w) => [w.field, w.code])).toEqual([
+      ['full_name', 'UNSTORABLE_CHARACTERS_REMOVED'],
+      ['xy', 'UNSTORABLE_CHARACTERS_REMOVED'],
+    ]);
+  });
+});

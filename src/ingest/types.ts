@@ -20,4 +20,6 @@ export interface MappedSubmission {
   origins: Record<string, string>;
   /** Control fields of the request itself, never stored on the lead. */
   control: { listen: boolean; idempotency_key: JsonValue | undefined };
+  /** How the body was read: `flat`, `field_list`, or a named adapter (`meta_lead_ads`, `typeform` …). */
+  format: string;
 }

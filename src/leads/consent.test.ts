@@ -10,6 +10,7 @@ describe('consentEvidence', () => {
       {
         sms_consent: true,
         consent_cert_url: null,
+        consent_token: null,
         ip_address: '203.0.113.7',
         user_agent: null,
         source_id: 's',
@@ -17,7 +18,25 @@ describe('consentEvidence', () => {
     ],
     [
       { name: 'A', sms_consent: false, user_agent: 'UA' },
-      { sms_consent: false, consent_cert_url: null, ip_address: null, user_agent: 'UA', source_id: 's' },
+      {
+        sms_consent: false,
+        consent_cert_url: null,
+        consent_token: null,
+        ip_address: null,
+        user_agent: 'UA',
+        source_id: 's',
+      },
+    ],
+    [
+      { name: 'A', sms_consent: true, consent_token: 'LEADID-1' },
+      {
+        sms_consent: true,
+        consent_cert_url: null,
+        consent_token: 'LEADID-1',
+        ip_address: null,
+        user_agent: null,
+        source_id: 's',
+      },
     ],
   ])('When the fields are %j, then the evidence is %j', (fields, expected) => {
     expect(consentEvidence(fields, 's')).toEqual(expected);

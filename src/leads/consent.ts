@@ -4,6 +4,8 @@ import type { LeadFields } from '../ingest/types.ts';
 export interface ConsentEvidence {
   sms_consent: boolean;
   consent_cert_url: string | null;
+  /** The Jornaya LeadiD token (`leadid_token`, `universal_leadid`), as sent. */
+  consent_token: string | null;
   ip_address: string | null;
   user_agent: string | null;
   source_id: string;
@@ -19,6 +21,7 @@ export function consentEvidence(fields: LeadFields, sourceId: string): ConsentEv
   return {
     sms_consent: fields.sms_consent,
     consent_cert_url: text(fields.consent_cert_url),
+    consent_token: text(fields.consent_token),
     ip_address: text(fields.ip_address),
     user_agent: text(fields.user_agent),
     source_id: sourceId,

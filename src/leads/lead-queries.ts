@@ -59,6 +59,7 @@ interface LeadRow {
   fields: Record<string, unknown> | null;
   custom_fields: unknown;
   consent: unknown;
+  body_format: string | null;
   created_at: Date | string;
   updated_at: Date | string;
   cursor_ts: string;
@@ -66,7 +67,7 @@ interface LeadRow {
 
 // cursor_ts keeps the microseconds a JavaScript Date would lose, so a page never repeats a row.
 const LEAD_COLUMNS = `lead_id, agent_id, source_id, status, name, first_name, last_name, phone, email,
-  campaign_name, idempotency_key, fields, custom_fields, consent, created_at, updated_at,
+  campaign_name, idempotency_key, fields, custom_fields, consent, body_format, created_at, updated_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_ts`;
 
 export async function listLeads(
@@ -161,6 +162,7 @@ function toLeadView(row: LeadRow): LeadView {
     idempotency_key: row.idempotency_key,
     custom_fields: row.custom_fields ?? {},
     consent: row.consent ?? null,
+    body_format: row.body_format,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };

@@ -17,6 +17,8 @@ export interface NewLead {
   custom_fields: JsonObject;
   idempotency_key: string | null;
   consent: ConsentEvidence | null;
+  /** How the delivery's body was read (`flat`, `meta_lead_ads` …): the latest delivery's is kept. */
+  body_format: string;
 }
 
 // The consent evidence with the time it arrived, or null (SQL: `$n` is the evidence as json or null).
@@ -26,8 +28,8 @@ const withArrival = (param: string) =>
 export async function insertLead(tx: Queryable, leadId: string, lead: NewLead): Promise<void> {
   await tx.query(
     `INSERT INTO leads (agent_id, lead_id, source_id, idempotency_key, status, name, first_name, last_name,
-                        phone, email, campaign_name, fields, custom_fields, consent)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${withArrival('$14')})`,
+                        phone, email, campaign_name, fields, custom_fields, consent, body_format)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${withArrival('$14')}, $15)`,
     [
       lead.agent_id,
       leadId,
@@ -35,6 +37,7 @@ export async function insertLead(tx: Queryable, leadId: string, lead: NewLead): 
       lead.idempotency_key,
       ...leadValues(lead),
       consentJson(lead.consent),
+      lead.body_format,
     ],
   );
 }
@@ -91,15 +94,16 @@ export async function updateLead(
     fields: LeadFields;
     custom_fields: JsonObject;
     consent: ConsentEvidence | null;
+    body_format: string;
   },
 ): Promise<void> {
   // A delivery that does not state consent leaves the evidence as it was (null || … is null).
   await tx.query(
     `UPDATE leads SET status = $3, name = $4, first_name = $5, last_name = $6, phone = $7, email = $8,
             campaign_name = $9, fields = $10, custom_fields = $11, updated_at = now(),
-            consent = COALESCE(${withArrival('$12')}, consent)
+            consent = COALESCE(${withArrival('$12')}, consent), body_format = $13
       WHERE agent_id = $1 AND lead_id = $2`,
-    [agentId, leadId, ...leadValues(update), consentJson(update.consent)],
+    [agentId, leadId, ...leadValues(update), consentJson(update.consent), update.body_format],
   );
 }
 

@@ -1,0 +1,116 @@
+import { resolveAppendedField, resolveFieldName } from '../field-names.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../../json.ts';
+import { jsonObjectText, own, textOf } from './read-json.ts';
+import type { FlatField } from './types.ts';
+
+/** Members that name a pair in a list of `{name, value}` objects, in the order they are tried. */
+const PAIR_NAMES = ['name', 'key', 'field', 'column_id', 'label', 'title'] as const;
+/** Members that hold a pair's value. */
+const PAIR_VALUES = ['value', 'values', 'string_value', 'answer'] as const;
+
+/** Other members a pair may have: labels and type tags of the pair, not values of the lead. */
+const PAIR_LABELS = new Set<string>([...PAIR_NAMES, 'column_name', 'objectTypeId', 'id', 'type']);
+
+/** The request-level object a sender fills itself: kept whole, never flattened. */
+const KEPT_WHOLE = new Set(['custom_fields']);
+
+/**
+ * The generic rules, for any body: a list of `{name|key|field|column_id|label|title,
+ * value|values|string_value|answer}` objects becomes its pairs (HubSpot's `fields`); a one-element
+ * list is unwrapped (`"First Name": ["Jane"]`); a nested person or address object (`Name: {first,
+ * last}`) gives up the members that name lead fields, the others staying under its key; a JSON
+ * object written as text in a field (what a form post carries) is read as members of the body.
+ * Every value ends up in a pair: nothing is dropped.
+ */
+export function flattenGeneric(body: JsonObject, depth = 0): FlatField[] {
+  const out: FlatField[] = [];
+  for (const key of Object.keys(body)) flattenEntry(key, body[key] as JsonValue, out, depth);
+  return out;
+}
+
+export function flattenEntry(key: string, value: JsonValue, out: FlatField[], depth = 0): void {
+  if (KEPT_WHOLE.has(key)) {
+    out.push({ key, value });
+    return;
+  }
+  if (Array.isArray(value)) {
+    const pairs = depth < 2 ? readPairs(value) : undefined;
+    if (pairs) {
+      for (const pair of pairs) flattenEntry(pair.key, pair.value, out, depth + 1);
+      return;
+    }
+    out.push({ key, value: unwrapSingle(key, value) });
+    return;
+  }
+  if (isJsonObject(value)) {
+    if (depth < 2 && liftMembers(key, value, out, depth)) return;
+    out.push({ key, value });
+    return;
+  }
+  const embedded = depth < 1 ? jsonObjectText(value) : undefined;
+  if (embedded && namesLeadFields(embedded)) {
+    out.push(...flattenGeneric(embedded, depth + 1));
+    return;
+  }
+  out.push({ key, value });
+}
+
+/** The pairs of a list whose every item is a `{name, value}` object; undefined when it is not such a list. */
+export function readPairs(list: JsonValue[]): Array<{ key: string; value: JsonValue }> | undefined {
+  if (list.length === 0) return undefined;
+  const pairs: Array<{ key: string; value: JsonValue }> = [];
+  for (const item of list) {
+    if (!isJsonObject(item)) return undefined;
+    const nameKey = PAIR_NAMES.find((member) => textOf(own(item, member)) !== undefined);
+    const valueKey = PAIR_VALUES.find((member) => own(item, member) !== undefined);
+    if (nameKey === undefined || valueKey === undefined) return undefined;
+    const members = Object.keys(item).filter((member) => member !== nameKey && member !== valueKey);
+    // A pair with more members than labels and type tags is a record, not a pair: the list is kept as sent.
+    if (members.some((member) => !PAIR_LABELS.has(member))) return undefined;
+    const value = item[valueKey] as JsonValue;
+    pairs.push({ key: String(item[nameKey]), value: Array.isArray(value) ? unwrapAny(value) : value });
+  }
+  return pairs;
+}
+
+/** A one-element list of a plain value is that value, except for `tags`, which is a list. */
+export function unwrapSingle(key: string, list: JsonValue[]): JsonValue {
+  if (list.length !== 1 || resolveFieldName(key)?.target === 'tags') return list;
+  return unwrapAny(list);
+}
+
+function unwrapAny(list: JsonValue[]): JsonValue {
+  const [only] = list;
+  return list.length === 1 && only !== undefined && !isJsonObject(only) && !Array.isArray(only) ? only : list;
+}
+
+/**
+ * A nested object that names lead fields (`Name: {first, last}`, `Address: {city, zip}`, `contact:
+ * {email}`): those members become pairs of their own; what is left stays under the object's key.
+ * False when no member names a field (the object is kept whole).
+ */
+function liftMembers(key: string, obj: JsonObject, out: FlatField[], depth: number): boolean {
+  const members = Object.keys(obj);
+  const lifted = members.filter((member) => namesField(member));
+  if (lifted.length === 0) return false;
+  const kept: JsonObject = {};
+  for (const member of members) {
+    const value = obj[member] as JsonValue;
+    if (lifted.includes(member)) flattenEntry(member, value, out, depth + 1);
+    else Object.defineProperty(kept, member, { value, enumerable: true, writable: true, configurable: true });
+  }
+  if (Object.keys(kept).length > 0) out.push({ key, value: kept });
+  return true;
+}
+
+function namesField(key: string): boolean {
+  const resolved = resolveFieldName(key);
+  return (
+    (resolved !== undefined && resolved.target !== 'custom_fields') || resolveAppendedField(key) !== undefined
+  );
+}
+
+/** An object with at least one member naming a lead field: worth reading as a lead. */
+export function namesLeadFields(obj: JsonObject): boolean {
+  return Object.keys(obj).some(namesField);
+}
