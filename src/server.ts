@@ -14,6 +14,7 @@ import { createDispatcher } from './automations/dispatcher.ts';
 import { queueStats } from './automations/queue-stats.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { purgeExpiredKeys } from './idempotency/key-store.ts';
+import { purgeExpiredSamples } from './listen/listen-sample-repository.ts';
 import { GATEWAY_PATH } from './gateway/routes.ts';
 
 export interface RunningServer {
@@ -151,11 +152,7 @@ export async function startServer(
     throw err;
   }
 
-  const purge = setInterval(() => {
-    purgeExpiredKeys(db).catch((err: unknown) =>
-      app.log.warn({ err }, 'purging expired idempotency keys failed'),
-    );
-  }, LIMITS.idempotencyPurgeMs);
+  const purge = setInterval(() => purgeExpiredRows(db, app.log), LIMITS.idempotencyPurgeMs);
   purge.unref();
   const dispatcher = createDispatcher(db, config.automations, app.log, { metrics });
   if (config.automations.dispatcherInServe) dispatcher.start();
@@ -176,6 +173,15 @@ export async function startServer(
     exitOnSignals(stop, app.log);
   }
   return { app, db, url: listeningUrl(app), stop };
+}
+
+/**
+ * Maintenance every server runs on a timer: idempotency keys past their window, samples past their
+ * retention. A failure is logged and tried again next time.
+ */
+function purgeExpiredRows(db: Database, log: Pick<pino.Logger, 'warn'>): void {
+  purgeExpiredKeys(db).catch((err: unknown) => log.warn({ err }, 'purging expired idempotency keys failed'));
+  purgeExpiredSamples(db).catch((err: unknown) => log.warn({ err }, 'purging expired samples failed'));
 }
 
 /**

@@ -22,7 +22,7 @@ afterAll(async () => {
   await t.close();
 });
 
-type Method = 'GET' | 'POST' | 'PATCH';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH';
 
 async function call(
   method: Method,
@@ -53,6 +53,9 @@ function endpoints(): [Method, string][] {
     ['POST', `/sources/${seeded.source_id}/regenerate`],
     ['PATCH', `/sources/${seeded.source_id}`],
     ['GET', `/sources/${seeded.source_id}/samples`],
+    ['POST', `/sources/${seeded.source_id}/samples/${UNKNOWN}/remap`],
+    ['GET', `/sources/${seeded.source_id}/mapping`],
+    ['PUT', `/sources/${seeded.source_id}/mapping`],
     ['GET', `/sources/${seeded.source_id}/events`],
     ['GET', `/agents/${seeded.agent_id}/leads`],
     ['GET', `/leads/${leadId}`],
@@ -145,6 +148,9 @@ describe('source identifiers', () => {
     ['POST', '/regenerate'],
     ['PATCH', ''],
     ['GET', '/samples'],
+    ['POST', `/samples/${UNKNOWN}/remap`],
+    ['GET', '/mapping'],
+    ['PUT', '/mapping'],
     ['GET', '/events'],
   ];
 
@@ -171,6 +177,9 @@ describe('source identifiers', () => {
   it.each([
     ['POST', '/sources//regenerate'],
     ['GET', '/sources//samples'],
+    ['POST', `/sources//samples/${UNKNOWN}/remap`],
+    ['GET', '/sources//mapping'],
+    ['PUT', '/sources//mapping'],
     ['GET', '/sources//events'],
     ['PATCH', '/sources/'],
   ] as [Method, string][])('when %s %s has no source id, then 400 MISSING_SOURCE_ID', async (method, url) => {
@@ -211,6 +220,7 @@ describe('bodies', () => {
         ['POST', '/agents'],
         ['POST', `/agents/${seeded.agent_id}/sources`],
         ['PATCH', `/sources/${seeded.source_id}`],
+        ['PUT', `/sources/${seeded.source_id}/mapping`],
       ];
       for (const [method, url] of writes) {
         for (const contentType of ['application/json', 'text/plain']) {

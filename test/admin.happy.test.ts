@@ -455,7 +455,11 @@ describe('samples', () => {
     expect(samples[0]).toEqual({
       sample_id: sampleIds[1],
       received_at: '2026-05-02T12:00:00.000Z',
+      listen: true,
       body: { Name: 'New Sample', listen: true },
+      // Stored before body formats and refused samples were (migration 0008): listed as null.
+      raw_body: null,
+      body_format: null,
       mapped: { name: 'New Sample' },
       custom_fields: {},
       warnings: [{ field: 'phone', code: 'INVALID_PHONE', message: 'bad' }],

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { deliver } from './support/deliver.ts';
 
 let t: TestApp;
 let url: string;
@@ -243,6 +244,95 @@ describe('leads, agenda and samples', () => {
     });
     expect(readable.out).toContain('routing_form_submission.created');
     expect(readable.out).toContain('ignored');
+  });
+});
+
+describe('mapping rules and refused samples', () => {
+  it('when `sources map` runs with and without options, then it shows and changes the source’s rules', async () => {
+    const s = await seedSource(t.db, 'CLI Rules');
+    const map = (...args: string[]) => leadgate(['sources', 'map', s.source_id, ...args]);
+
+    expect((await map()).out).toContain(`No mapping rules for source ${s.source_id}`);
+    const set = await map('--set', '1.3=first_name', '--set', '1.6=last_name', '--ignore', 'debug', '--json');
+    expect(JSON.parse(set.out)).toEqual({
+      source_id: s.source_id,
+      rules: { '1.3': 'first_name', '1.6': 'last_name', debug: null },
+    });
+    const shown = await map();
+    expect(shown.out).toMatch(/^KEY\s+FIELD$/m);
+    expect(shown.out).toMatch(/^1\.3\s+first_name$/m);
+    expect(shown.out).toMatch(/^debug\s+\(ignored\)$/m);
+    const removed = await map('--remove', 'debug', '--set', 'q_coverage=coverage_amount', '--json');
+    expect(JSON.parse(removed.out).rules).toEqual({
+      '1.3': 'first_name',
+      '1.6': 'last_name',
+      q_coverage: 'coverage_amount',
+    });
+    expect(JSON.parse((await map('--clear', '--json')).out).rules).toEqual({});
+  });
+
+  it('when `sources map --file` runs, then the file’s rules replace the source’s, as printed by --json or bare', async () => {
+    const s = await seedSource(t.db, 'CLI Rules File');
+    const dir = tempDir();
+    const wrapped = join(dir, 'wrapped.json');
+    const bare = join(dir, 'bare.json');
+    writeFileSync(wrapped, JSON.stringify({ source_id: 'ignored', rules: { fname: 'first_name' } }));
+    writeFileSync(bare, JSON.stringify({ q1: 'notes' }));
+
+    const fromWrapped = await leadgate(['sources', 'map', s.source_id, '--file', wrapped, '--json']);
+    const fromBare = await leadgate([
+      'sources',
+      'map',
+      s.source_id,
+      '--file',
+      bare,
+      '--ignore',
+      'x',
+      '--json',
+    ]);
+
+    expect(JSON.parse(fromWrapped.out).rules).toEqual({ fname: 'first_name' });
+    expect(JSON.parse(fromBare.out).rules).toEqual({ q1: 'notes', x: null });
+  });
+
+  it('when `sources map` gets conflicting or bad options, then it says so and exits 1', async () => {
+    const s = await seedSource(t.db, 'CLI Rules Errors');
+    const map = (...args: string[]) => leadgate(['sources', 'map', s.source_id, ...args]);
+
+    expect((await map('--set', 'a=notes', '--ignore', 'a')).err).toContain('the key "a" is given twice');
+    expect((await map('--set', 'a')).err).toContain('--set takes KEY=FIELD');
+    expect((await map('--file', 'x.json', '--clear')).err).toContain('give --file or --clear, not both');
+    expect((await map('--file', join(tempDir(), 'missing.json'))).err).toContain('cannot read rules from');
+    const unknown = await map('--set', 'a=favourite_colour');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toMatch(/^VALIDATION_ERROR: Invalid request \(Unknown field "favourite_colour"/);
+  });
+
+  it('when `samples --refused` and `samples --remap` run, then refused deliveries are listed and one is mapped again', async () => {
+    const s = await seedSource(t.db, 'CLI Refused');
+    await deliver(t.app, s.token, { '1.3': 'Jane', '1.6': 'Doe' });
+    await deliver(t.app, s.token, undefined, { raw: 'oops' });
+    await deliver(t.app, s.token, { name: 'Listen Lee', listen: true });
+
+    const refused = await leadgate(['samples', '--source', s.source_id, '--refused']);
+    expect(refused.out).toContain('refused: INVALID_JSON');
+    expect(refused.out).toContain('raw_body:      "oops"');
+    expect(refused.out).toContain('refused: MISSING_NAME');
+    expect(refused.out).not.toContain('Listen Lee');
+    expect((await leadgate(['samples', '--source', s.source_id, '--listen'])).out).toContain('listen: ok');
+
+    const listed = JSON.parse(
+      (await leadgate(['samples', '--source', s.source_id, '--refused', '--json'])).out,
+    ) as {
+      samples: { sample_id: string; error_code: string }[];
+    };
+    const nameless = listed.samples.find((x) => x.error_code === 'MISSING_NAME')?.sample_id ?? '';
+    await leadgate(['sources', 'map', s.source_id, '--set', '1.3=first_name', '--set', '1.6=last_name']);
+    const remapped = await leadgate(['samples', '--source', s.source_id, '--remap', nameless]);
+    expect(remapped.out).toContain(`Sample ${nameless} with the current rules (nothing stored): ok`);
+    expect(remapped.out).toContain('"name":"Jane Doe"');
+    const json = await leadgate(['samples', '--source', s.source_id, '--remap', nameless, '--json']);
+    expect(JSON.parse(json.out)).toMatchObject({ error_code: null, mapped: { first_name: 'Jane' } });
   });
 });
 

@@ -283,7 +283,7 @@ describe('GET /v1/openapi.json', () => {
 });
 
 describe('the document against real answers', () => {
-  const admin = async (method: 'GET' | 'POST', url: string, payload?: Json) => {
+  const admin = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: Json) => {
     const res = await t.app.inject({
       method,
       url: `/v1/admin${url}`,
@@ -356,5 +356,15 @@ describe('the document against real answers', () => {
     const { samples } = await admin('GET', `/sources/${sourceId}/samples`);
     expect((samples as unknown[]).length).toBe(1);
     for (const s of samples as unknown[]) expectDocumented(s, 'Sample');
+
+    const rules = await admin('PUT', `/sources/${sourceId}/mapping`, { rules: { q1: 'notes', debug: null } });
+    expectDocumented(rules, 'MappingRules');
+    expectDocumented(await admin('GET', `/sources/${sourceId}/mapping`), 'MappingRules');
+    const sampleId = String((samples as Json[])[0]?.sample_id);
+    expectDocumented(await admin('POST', `/sources/${sourceId}/samples/${sampleId}/remap`), 'SampleRemap');
+    await deliver(t.app, token, undefined, { raw: 'not json' });
+    const refused = await admin('GET', `/sources/${sourceId}/samples?listen=false`);
+    expect(refused.samples).toMatchObject([{ listen: false, error_code: 'INVALID_JSON' }]);
+    for (const s of refused.samples as unknown[]) expectDocumented(s, 'Sample');
   });
 });

@@ -84,6 +84,7 @@ describe('speed to lead: consent evidence on the lead', () => {
     expect(first).toEqual({
       sms_consent: true,
       consent_cert_url: 'https://cert.trustedform.com/0123abcd',
+      consent_token: null,
       ip_address: '203.0.113.7',
       user_agent: 'Mozilla/5.0 (iPhone)',
       source_id: src.source_id,

@@ -6,14 +6,18 @@ import { registerAutomationRoutes } from './automation-routes.ts';
 import { installAdminAuth } from './auth.ts';
 import { installAdminBodyParser } from './input.ts';
 import { registerLeadRoutes } from './lead-routes.ts';
+import { registerMappingRoutes } from './mapping-routes.ts';
+import { registerSampleRoutes } from './sample-routes.ts';
 import { registerSourceRoutes } from './source-routes.ts';
 
-/** The admin API (mounted under /v1/admin): agents, their lead sources, leads, agenda, Listen samples. */
+/** The admin API (mounted under /v1/admin): agents, their lead sources, leads, agenda, samples. */
 export async function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): Promise<void> {
   installAdminAuth(app, deps.adminApiKey);
   installAdminBodyParser(app);
   registerAgentRoutes(app, deps);
   registerSourceRoutes(app, deps);
+  registerMappingRoutes(app, deps);
+  registerSampleRoutes(app, deps);
   registerLeadRoutes(app, deps);
   registerAutomationRoutes(app, deps);
 

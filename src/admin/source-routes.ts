@@ -12,7 +12,6 @@ import {
 } from '../sources/source-repository.ts';
 import { assertStorable, optionalText, requiredText, requireObjectBody, type JsonBody } from './input.ts';
 import { requireAgent, requireSource } from './lookups.ts';
-import { listSamples } from '../listen/listen-sample-repository.ts';
 
 interface AgentParams {
   agent_id?: string;
@@ -53,11 +52,6 @@ export function registerSourceRoutes(app: FastifyInstance, deps: AdminDeps): voi
     return updated;
   });
 
-  app.get<{ Params: SourceParams }>('/sources/:source_id/samples', async (request) => {
-    const source = await requireSource(deps.db, request.params.source_id);
-    return { samples: await listSamples(deps.db, source) };
-  });
-
   app.get<{ Params: SourceParams }>('/sources/:source_id/events', async (request) => {
     const source = await requireSource(deps.db, request.params.source_id);
     return { events: await listBookingEvents(deps.db, source) };
@@ -68,7 +62,6 @@ export function registerSourceRoutes(app: FastifyInstance, deps: AdminDeps): voi
     throw appError('MISSING_SOURCE_ID');
   };
   app.post('/sources//regenerate', missingSourceId);
-  app.get('/sources//samples', missingSourceId);
   app.get('/sources//events', missingSourceId);
   app.patch('/sources/', missingSourceId);
 }

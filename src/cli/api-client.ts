@@ -20,7 +20,7 @@ export class ApiError extends CliError {
 
 export interface AdminClient {
   readonly baseUrl: string;
-  request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
 }
 
 const DEFAULT_URL = 'http://127.0.0.1:3000';
@@ -34,7 +34,11 @@ export function createAdminClient(env: NodeJS.ProcessEnv): AdminClient {
   let key: string | undefined;
   return {
     baseUrl,
-    async request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    async request<T>(
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+      path: string,
+      body?: unknown,
+    ): Promise<T> {
       key ??= adminKey(env);
       const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: 'application/json' };
       if (body !== undefined) headers['content-type'] = 'application/json';

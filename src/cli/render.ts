@@ -38,18 +38,49 @@ export function renderLead(lead: Row): string {
   return lines.join('\n');
 }
 
+/** A sample: a Listen-mode delivery, or a live one the gateway refused. */
 export function renderSample(s: Row): string {
-  const warnings = Array.isArray(s.warnings) ? (s.warnings as Row[]) : [];
-  const outcome = s.error_code ? `rejected: ${show(s.error_code)}` : 'ok';
+  const outcome =
+    s.listen === false
+      ? `refused: ${show(s.error_code)}`
+      : `listen: ${s.error_code ? `would be refused: ${show(s.error_code)}` : 'ok'}`;
+  const received =
+    s.body === null
+      ? `  raw_body:      ${JSON.stringify(s.raw_body ?? '')}`
+      : `  body:          ${show(s.body)}`;
+  return [
+    `${show(s.received_at)}  ${show(s.sample_id)}  ${outcome}, ${warningCount(s)}`,
+    received,
+    ...mappingLines(s),
+  ].join('\n');
+}
+
+/** A stored sample mapped again with the source's current rules. */
+export function renderRemap(s: Row): string {
+  const outcome = s.error_code ? `would be refused: ${show(s.error_code)}` : 'ok';
+  return [
+    `Sample ${show(s.sample_id)} with the current rules (nothing stored): ${outcome}, ${warningCount(s)}`,
+    ...mappingLines(s),
+    `  would_fire:    ${show(s.would_fire)}`,
+  ].join('\n');
+}
+
+function warnings(s: Row): Row[] {
+  return Array.isArray(s.warnings) ? (s.warnings as Row[]) : [];
+}
+
+const warningCount = (s: Row) => `${warnings(s).length} warning(s)`;
+
+/** What the mapping made of a body: its format, the lead, custom_fields, and each warning. */
+function mappingLines(s: Row): string[] {
   const lines = [
-    `${show(s.received_at)}  ${show(s.sample_id)}  ${outcome}, ${warnings.length} warning(s)`,
-    `  body:          ${show(s.body)}`,
+    `  format:        ${show(s.body_format)}`,
     `  mapped:        ${show(s.mapped)}`,
     `  custom_fields: ${show(s.custom_fields)}`,
   ];
-  for (const w of warnings)
+  for (const w of warnings(s))
     lines.push(`  warning:       ${show(w.field)}: ${show(w.code)} — ${show(w.message)}`);
-  return lines.join('\n');
+  return lines;
 }
 
 /** `2027-01-15 13:30 CST (America/Chicago)`: the time as the contact will see it. */

@@ -1,13 +1,63 @@
 import { previewAutomations } from '../automations/preview.ts';
+import { parseBookingEvent } from '../booking-events/parse-event.ts';
 import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
+import type { ErrorCode } from '../errors.ts';
 import { sanitizeJson } from '../ingest/sanitize.ts';
+import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
 import { contactKeys, findContact } from '../leads/contact-keys.ts';
 import { insertListenSample, type NewListenSample } from '../listen/listen-sample-repository.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { PreparedLead } from './prepare-lead.ts';
 import { rejected, unavailable, type DeliveryResult } from './result.ts';
+import { prepareSourceLead } from './source-rules.ts';
+
+type SourceIds = Pick<AuthenticatedSource, 'agent_id' | 'source_id'>;
+
+/** What the mapping made of a lead body, as a sample shows it. */
+export interface MappedContent {
+  /** Which envelope adapter read the body; null when there was no body to read. */
+  body_format: string | null;
+  /** The lead as it would land, with its status and the contact's inferred zone. */
+  mapped: JsonObject;
+  custom_fields: JsonObject;
+  warnings: FieldWarning[];
+}
+
+/** A Listen sample's content: the mapping, the error a live delivery would get, what it would fire. */
+export interface SampleContent extends MappedContent {
+  error_code: ErrorCode | null;
+  would_fire: JsonObject | null;
+}
+
+/** The mapping of a prepared lead as a sample shows it. Pure. */
+export function mappedContent(lead: PreparedLead): MappedContent {
+  return {
+    body_format: lead.format,
+    mapped: {
+      ...lead.fields,
+      status: lead.status,
+      inferred_timezone: lead.timezone,
+      timezone_source: lead.timezoneSource,
+    },
+    custom_fields: lead.custom_fields,
+    warnings: lead.warnings,
+  };
+}
+
+/**
+ * What a Listen delivery of this lead shows: its mapping, MISSING_NAME when it has no name, and
+ * (when it has one) what a live delivery would trigger. Reads only.
+ */
+async function previewContent(db: Database, source: SourceIds, lead: PreparedLead): Promise<SampleContent> {
+  const errorCode = lead.hasName ? null : 'MISSING_NAME';
+  return {
+    ...mappedContent(lead),
+    error_code: errorCode,
+    would_fire: errorCode ? null : await wouldFire(db, source, lead),
+  };
+}
 
 /**
  * Listen mode (dry run): stores the sample — raw body, the lead as it would land, what went to
@@ -22,22 +72,26 @@ export async function recordListenSample(
   body: JsonObject,
   lead: PreparedLead,
 ): Promise<DeliveryResult> {
-  const errorCode = lead.hasName ? null : 'MISSING_NAME';
   const stored = await storeSample(db, source, async () => ({
     body,
-    mapped: {
-      ...lead.fields,
-      status: lead.status,
-      inferred_timezone: lead.timezone,
-      timezone_source: lead.timezoneSource,
-    },
-    custom_fields: lead.custom_fields,
-    warnings: lead.warnings,
-    error_code: errorCode,
-    would_fire: errorCode ? null : await wouldFire(db, source, lead),
+    ...(await previewContent(db, source, lead)),
   }));
   if (stored.kind === 'rejected') return stored;
-  return errorCode ? rejected(errorCode) : stored;
+  return lead.hasName ? stored : rejected('MISSING_NAME');
+}
+
+/**
+ * A stored sample's body mapped again with the source's rules in force now, exactly as a Listen
+ * delivery of it would be; nothing is written. A booking-scheduler event is not mapped by rules:
+ * null.
+ */
+export function remapSample(
+  db: Database,
+  source: SourceIds & Pick<AuthenticatedSource, 'agent_timezone' | 'mapping_rules'>,
+  body: JsonObject,
+): Promise<SampleContent> | null {
+  if (parseBookingEvent(body)) return null;
+  return previewContent(db, source, prepareSourceLead(body, source));
 }
 
 /** A scheduler event other than a booking, in Listen mode: the sample says what would be done. */
@@ -49,6 +103,7 @@ export function recordListenEvent(
 ): Promise<DeliveryResult> {
   return storeSample(db, source, async () => ({
     body,
+    body_format: null,
     mapped,
     custom_fields: {},
     warnings: [],
@@ -56,7 +111,7 @@ export function recordListenEvent(
   }));
 }
 
-function wouldFire(db: Database, source: AuthenticatedSource, lead: PreparedLead) {
+function wouldFire(db: Database, source: SourceIds, lead: PreparedLead) {
   return findContact(db, source.agent_id, contactKeys(lead.fields)).then((existing) =>
     previewAutomations(db, {
       agent_id: source.agent_id,
@@ -69,10 +124,14 @@ function wouldFire(db: Database, source: AuthenticatedSource, lead: PreparedLead
   );
 }
 
+type ListenContent = Omit<NewListenSample, 'agent_id' | 'source_id' | 'listen' | 'raw_body'> & {
+  body: JsonObject;
+};
+
 async function storeSample(
   db: Database,
   source: AuthenticatedSource,
-  build: () => Promise<Omit<NewListenSample, 'agent_id' | 'source_id'> & { body: JsonObject }>,
+  build: () => Promise<ListenContent>,
 ): Promise<DeliveryResult> {
   try {
     const sample = await build();
@@ -80,6 +139,8 @@ async function storeSample(
       ...sample,
       agent_id: source.agent_id,
       source_id: source.source_id,
+      listen: true,
+      raw_body: null,
       body: sanitizeJson(sample.body),
     });
     return { kind: 'listened' };

@@ -58,6 +58,7 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
       contentType: request.headers['content-type'],
       idempotencyHeader: request.headers['idempotency-key'],
       signatureHeader: request.headers['calendly-webhook-signature'],
+      log: request.log,
     });
     return send(request, reply, result, deps.metrics);
   };

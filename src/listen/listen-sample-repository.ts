@@ -3,11 +3,20 @@ import { LIMITS } from '../config.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
+import { SAMPLE_LIMITS } from './sample-limits.ts';
 
+/** A sample to store: a Listen-mode delivery, or a live one the gateway refused. */
 export interface NewListenSample {
   agent_id: string;
   source_id: string;
-  body: JsonValue;
+  /** true: a Listen-mode delivery; false: a live delivery refused with `error_code`. */
+  listen: boolean;
+  /** The body as a JSON object, or null when it was none (a refused INVALID_JSON). */
+  body: JsonValue | null;
+  /** The exact text received, kept for refused deliveries only (null for Listen samples). */
+  raw_body: string | null;
+  /** Which envelope adapter read the body (`flat`, `meta_lead_ads` …); null when none did. */
+  body_format: string | null;
   mapped: JsonObject;
   custom_fields: JsonObject;
   warnings: FieldWarning[];
@@ -19,14 +28,17 @@ export interface NewListenSample {
 export async function insertListenSample(db: Queryable, s: NewListenSample): Promise<string> {
   const sampleId = randomUUID();
   await db.query(
-    `INSERT INTO listen_samples (agent_id, sample_id, source_id, body, mapped, custom_fields, warnings, error_code,
-                                 would_fire)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    `INSERT INTO listen_samples (agent_id, sample_id, source_id, listen, body, raw_body, body_format, mapped,
+                                 custom_fields, warnings, error_code, would_fire)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       s.agent_id,
       sampleId,
       s.source_id,
-      JSON.stringify(s.body),
+      s.listen,
+      s.body === null ? null : JSON.stringify(s.body),
+      s.raw_body,
+      s.body_format,
       JSON.stringify(s.mapped),
       JSON.stringify(s.custom_fields),
       JSON.stringify(s.warnings),
@@ -37,11 +49,42 @@ export async function insertListenSample(db: Queryable, s: NewListenSample): Pro
   return sampleId;
 }
 
-/** A Listen-mode delivery as stored: what came in and what the mapping made of it. */
+/**
+ * Stores a refused live delivery, then forgets the source's older refused ones beyond
+ * SAMPLE_LIMITS.refusedPerSource, so a sender stuck in a loop of bad requests cannot fill the table.
+ */
+export async function keepRefusedSample(
+  db: Queryable,
+  s: NewListenSample & { listen: false },
+): Promise<void> {
+  await insertListenSample(db, s);
+  await db.query(
+    `DELETE FROM listen_samples
+      WHERE agent_id = $1 AND source_id = $2 AND NOT listen
+        AND sample_id NOT IN (SELECT sample_id FROM listen_samples
+                               WHERE agent_id = $1 AND source_id = $2 AND NOT listen
+                               ORDER BY received_at DESC, sample_id DESC LIMIT $3)`,
+    [s.agent_id, s.source_id, SAMPLE_LIMITS.refusedPerSource],
+  );
+}
+
+/** Forgets samples older than SAMPLE_LIMITS.retentionDays. Returns how many were removed. */
+export async function purgeExpiredSamples(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM listen_samples WHERE received_at < now() - make_interval(days => $1)`,
+    [SAMPLE_LIMITS.retentionDays],
+  );
+  return rowCount;
+}
+
+/** A sample as stored: what came in and what the mapping made of it. */
 export interface SampleView {
   sample_id: string;
   received_at: string;
+  listen: boolean;
   body: unknown;
+  raw_body: string | null;
+  body_format: string | null;
   mapped: unknown;
   custom_fields: unknown;
   warnings: unknown;
@@ -49,17 +92,40 @@ export interface SampleView {
   would_fire: unknown;
 }
 
-/** The newest Listen samples of one source. */
+const SAMPLE_COLUMNS = `sample_id, received_at, listen, body, raw_body, body_format, mapped, custom_fields, warnings,
+       error_code, would_fire`;
+
+type SampleSource = { agent_id: string; source_id: string };
+
+/** The newest samples of one source; `listen` keeps only Listen samples (true) or refused ones (false). */
 export async function listSamples(
   db: Queryable,
-  source: { agent_id: string; source_id: string },
+  source: SampleSource,
+  filter: { listen?: boolean } = {},
   limit: number = LIMITS.samplesListed,
 ): Promise<SampleView[]> {
   const { rows } = await db.query<SampleView & { received_at: Date | string }>(
-    `SELECT sample_id, received_at, body, mapped, custom_fields, warnings, error_code, would_fire
-       FROM listen_samples WHERE agent_id = $1 AND source_id = $2
-      ORDER BY received_at DESC, sample_id DESC LIMIT $3`,
-    [source.agent_id, source.source_id, limit],
+    `SELECT ${SAMPLE_COLUMNS}
+       FROM listen_samples WHERE agent_id = $1 AND source_id = $2 AND ($3::boolean IS NULL OR listen = $3)
+      ORDER BY received_at DESC, sample_id DESC LIMIT $4`,
+    [source.agent_id, source.source_id, filter.listen ?? null, limit],
   );
-  return rows.map((r) => ({ ...r, received_at: iso(r.received_at) }));
+  return rows.map(toView);
+}
+
+/** One sample of a source, or null. */
+export async function getSample(
+  db: Queryable,
+  source: SampleSource,
+  sampleId: string,
+): Promise<SampleView | null> {
+  const { rows } = await db.query<SampleView & { received_at: Date | string }>(
+    `SELECT ${SAMPLE_COLUMNS} FROM listen_samples WHERE agent_id = $1 AND source_id = $2 AND sample_id = $3`,
+    [source.agent_id, source.source_id, sampleId],
+  );
+  return rows[0] ? toView(rows[0]) : null;
+}
+
+function toView(row: SampleView & { received_at: Date | string }): SampleView {
+  return { ...row, received_at: iso(row.received_at) };
 }

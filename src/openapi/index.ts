@@ -5,6 +5,8 @@ import { DELIVERY_STATUSES } from '../automations/delivery-repository.ts';
 import { buildAutomationPaths } from './automation-paths.ts';
 import { buildAutomationSchemas } from './automation-schemas.ts';
 import { buildPaths, errorResponse } from './paths.ts';
+import { buildSamplePaths } from './sample-paths.ts';
+import { buildSampleSchemas } from './sample-schemas.ts';
 import type { Json } from './json-schema.ts';
 import { buildSchemas, ERROR_CODES } from './schemas.ts';
 
@@ -69,6 +71,15 @@ const parameters: Record<string, Json> = {
   AgentId: uuidIn('agent_id', 'path', 'The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER.'),
   SourceId: uuidIn('source_id', 'path', 'The lead source. Not a UUID or unknown: 404 SOURCE_NOT_FOUND.'),
   LeadId: uuidIn('lead_id', 'path', 'The lead. Not a UUID or unknown: 404 LEAD_NOT_FOUND.'),
+  SampleId: uuidIn('sample_id', 'path', 'A sample of the source. Not a UUID or unknown: 404 NOT_FOUND.'),
+  SampleKind: query(
+    'listen',
+    '`true`: Listen-mode samples only; `false`: refused live deliveries only. Default: both.',
+    {
+      type: 'string',
+      enum: ['true', 'false'],
+    },
+  ),
   DestinationId: uuidIn(
     'destination_id',
     'path',
@@ -139,9 +150,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       { name: 'Operations', description: 'Health checks and metrics.' },
       { name: 'Meta', description: 'This document.' },
     ],
-    paths: { ...buildPaths(), ...buildAutomationPaths() },
+    paths: { ...buildPaths(), ...buildSamplePaths(), ...buildAutomationPaths() },
     components: {
-      schemas: { ...buildSchemas(), ...buildAutomationSchemas() },
+      schemas: { ...buildSchemas(), ...buildSampleSchemas(), ...buildAutomationSchemas() },
       securitySchemes: {
         sourceTokenHeader: {
           type: 'apiKey',

@@ -72,6 +72,8 @@ const DESCRIPTIONS: Partial<Record<LeadFieldName, string>> = {
   beneficiary_count: 'Number of beneficiaries.',
   dependents: 'Number or details of dependent children.',
   consent_cert_url: 'Form-consent certificate URL for telemarketing-consent verification.',
+  consent_token:
+    'An addition to the specification: the Jornaya LeadiD token (`leadid_token`, `universal_leadid`), kept unchanged as consent evidence.',
   ip_address: 'Client IP at submission.',
   sms_consent: 'Explicit SMS consent.',
   socialclid: 'Ad click identifier taken from the ad URL.',

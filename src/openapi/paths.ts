@@ -308,13 +308,6 @@ export function buildPaths(): Record<string, Json> {
         errors: [...SOURCE, ...BODY],
       }),
     },
-    [`${a}/sources/{source_id}/samples`]: {
-      get: adminOperation('listSamples', 'Listen-mode samples of a source, newest first', {
-        parameters: ['SourceId'],
-        responses: ok('The samples.', 'SampleList'),
-        errors: SOURCE,
-      }),
-    },
     [`${a}/sources/{source_id}/events`]: {
       get: adminOperation('listBookingEvents', 'Booking-scheduler events of a source, newest first', {
         parameters: ['SourceId'],

@@ -289,11 +289,17 @@ const lead: Json = {
       properties: {
         sms_consent: { type: 'boolean' },
         consent_cert_url: nullable('string'),
+        consent_token: nullable('string'),
         ip_address: nullable('string'),
         user_agent: nullable('string'),
         source_id: uuid,
         received_at: dateTime,
       },
+    },
+    body_format: {
+      type: ['string', 'null'],
+      description:
+        'How the latest delivery’s body was read: `flat`, `field_list`, or the envelope adapter (`meta_lead_ads`, `typeform` …); null for leads stored before it was recorded.',
     },
     created_at: dateTime,
     updated_at: dateTime,
@@ -326,31 +332,6 @@ const leadDetail: Json = {
       },
     },
   ],
-};
-
-const sample: Json = {
-  type: 'object',
-  description: 'A Listen-mode delivery as stored: what came in and what the mapping made of it.',
-  required: ['sample_id', 'received_at', 'body', 'mapped', 'custom_fields', 'warnings', 'error_code'],
-  properties: {
-    sample_id: uuid,
-    received_at: dateTime,
-    body: { description: 'The body as received.' },
-    mapped: { type: 'object', description: 'The lead as it would land.', additionalProperties: true },
-    custom_fields: { type: 'object', additionalProperties: true },
-    warnings: { type: 'array', items: ref('Warning') },
-    error_code: {
-      type: ['string', 'null'],
-      enum: [...ERROR_CODES, null],
-      description: 'The error a live delivery would get (e.g. MISSING_NAME), else null.',
-    },
-    would_fire: {
-      type: ['object', 'null'],
-      description:
-        'What a live delivery would have triggered: `outcome` (create or merge) and the matched `lead_id`, the `events`, `call_task`, the `text` (its time and body, or why none), and the `destinations` that would get each event.',
-      additionalProperties: true,
-    },
-  },
 };
 
 const bookingEventLogEntry: Json = {
@@ -433,8 +414,6 @@ export function buildSchemas(): Record<string, Json> {
     AgendaItem: agendaItem,
     Agenda: list('appointments', 'AgendaItem'),
     HistoryEntry: historyEntry,
-    Sample: sample,
-    SampleList: list('samples', 'Sample'),
     BookingEventLogEntry: bookingEventLogEntry,
     BookingEventList: list('events', 'BookingEventLogEntry'),
     Health: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },

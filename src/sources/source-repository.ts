@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { iso, type Queryable } from '../db/index.ts';
 import { hashToken, newSourceToken } from './tokens.ts';
 
+/**
+ * A source's mapping rules as stored: a sent key → the lead field it fills, or null to ignore the
+ * key. The admin API checks them when they are set (`parseMappingRules` of ingest).
+ */
+export type StoredMappingRules = Readonly<Record<string, string | null>>;
+
 /** What a valid token resolves to: the receiving agent and the lead source. */
 export interface AuthenticatedSource {
   agent_id: string;
@@ -10,6 +16,7 @@ export interface AuthenticatedSource {
   agent_timezone: string;
   signing_key: string | null;
   auto_sync_enabled: boolean;
+  mapping_rules: StoredMappingRules;
 }
 
 export interface SourceRow {
@@ -22,6 +29,15 @@ export interface SourceRow {
   has_signing_key: boolean;
 }
 
+/** The source as a delivery sees it, with its agent's zone and whether it syncs to a partner. */
+const DELIVERY_SOURCE_SELECT = `
+  SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
+         s.mapping_rules,
+         EXISTS (SELECT 1 FROM sync_destinations d
+                  WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active
+                    AND d.kind = 'partner_sync') AS auto_sync_enabled
+    FROM sources s JOIN agents a ON a.agent_id = s.agent_id`;
+
 /**
  * Looks the token up on every request (no cache), so a regenerated or disabled token is refused
  * on the very next request by every running instance.
@@ -31,13 +47,47 @@ export async function findActiveSourceByToken(
   token: string,
 ): Promise<AuthenticatedSource | null> {
   const { rows } = await db.query<AuthenticatedSource>(
-    `SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
-            EXISTS (SELECT 1 FROM sync_destinations d
-                     WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active
-                       AND d.kind = 'partner_sync') AS auto_sync_enabled
-       FROM sources s JOIN agents a ON a.agent_id = s.agent_id
-      WHERE s.token_hash = $1 AND s.active`,
+    `${DELIVERY_SOURCE_SELECT} WHERE s.token_hash = $1 AND s.active`,
     [hashToken(token)],
+  );
+  return rows[0] ?? null;
+}
+
+/** A source as a delivery to it sees it (active or not), by id: what a re-mapped sample is mapped with. */
+export async function findDeliverySource(
+  db: Queryable,
+  sourceId: string,
+): Promise<AuthenticatedSource | null> {
+  const { rows } = await db.query<AuthenticatedSource>(`${DELIVERY_SOURCE_SELECT} WHERE s.source_id = $1`, [
+    sourceId,
+  ]);
+  return rows[0] ?? null;
+}
+
+/** A source's mapping rules, as the admin API shows them. */
+export interface SourceMappingRules {
+  source_id: string;
+  rules: StoredMappingRules;
+}
+
+export async function getMappingRules(db: Queryable, sourceId: string): Promise<SourceMappingRules | null> {
+  const { rows } = await db.query<SourceMappingRules>(
+    'SELECT source_id, mapping_rules AS rules FROM sources WHERE source_id = $1',
+    [sourceId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Replaces a source's mapping rules (already checked); they apply from the next delivery on. */
+export async function setMappingRules(
+  db: Queryable,
+  sourceId: string,
+  rules: StoredMappingRules,
+): Promise<SourceMappingRules | null> {
+  const { rows } = await db.query<SourceMappingRules>(
+    `UPDATE sources SET mapping_rules = $2::jsonb, updated_at = now()
+      WHERE source_id = $1 RETURNING source_id, mapping_rules AS rules`,
+    [sourceId, JSON.stringify(rules)],
   );
   return rows[0] ?? null;
 }

@@ -3,6 +3,7 @@ import { CliError } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
 import { segment } from '../io.ts';
 import { keyValues, show, table, type Row } from '../output.ts';
+import { addMappingCommand } from './mapping.ts';
 
 const SOURCE_KEYS = [
   'source_id',
@@ -23,6 +24,7 @@ export function addSourceCommands(program: Command, ctx: CommandContext): void {
   setSigningKey(sources, ctx);
   setActive(sources, ctx, 'disable', false);
   setActive(sources, ctx, 'enable', true);
+  addMappingCommand(sources, ctx);
 }
 
 function createSource(sources: Command, ctx: CommandContext): void {

@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
+import { CliError } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
 import { queryString, segment } from '../io.ts';
 import { show, table, type Row } from '../output.ts';
-import { localTime, renderSample } from '../render.ts';
+import { localTime, renderRemap, renderSample } from '../render.ts';
 
-/** The agent's agenda and a source's Listen samples and scheduler events. */
+/** The agent's agenda and a source's samples (Listen-mode and refused deliveries) and scheduler events. */
 export function addViewCommands(program: Command, ctx: CommandContext): void {
   agenda(program, ctx);
   samples(program, ctx);
@@ -38,22 +39,45 @@ function agenda(program: Command, ctx: CommandContext): void {
     });
 }
 
+interface SamplesOpts extends JsonOpt {
+  source: string;
+  refused?: boolean;
+  listen?: boolean;
+  remap?: string;
+}
+
 function samples(program: Command, ctx: CommandContext): void {
   program
     .command('samples')
-    .description('Listen-mode samples of a lead source, newest first')
+    .description('a source’s samples: Listen-mode deliveries and refused live ones, newest first')
     .requiredOption('--source <source_id>', 'the lead source')
+    .option('--refused', 'only live deliveries the gateway refused (400)')
+    .option('--listen', 'only Listen-mode deliveries')
+    .option(
+      '--remap <sample_id>',
+      'map a stored sample again with the source’s current rules (stores nothing)',
+    )
     .option('--json', 'print the API response as JSON')
-    .action(async (opts: JsonOpt & { source: string }) => {
+    .action(async (opts: SamplesOpts) => {
+      if (opts.remap) return remapSample(ctx, opts.source, opts.remap, opts);
+      if (opts.refused && opts.listen) throw new CliError('give --refused or --listen, not both');
+      const qs = queryString({ listen: opts.refused ? 'false' : opts.listen ? 'true' : undefined });
       const data = await ctx
         .client()
-        .request<{ samples: Row[] }>('GET', `/sources/${segment(opts.source)}/samples`);
+        .request<{ samples: Row[] }>('GET', `/sources/${segment(opts.source)}/samples${qs}`);
       ctx.print(opts, data, () =>
         data.samples.length === 0
-          ? 'No samples yet (deliveries with "listen": true are kept here).'
+          ? 'No samples yet (deliveries with "listen": true, and refused ones, are kept here).'
           : data.samples.map(renderSample).join('\n\n'),
       );
     });
+}
+
+async function remapSample(ctx: CommandContext, sourceId: string, sampleId: string, opts: JsonOpt) {
+  const remapped = await ctx
+    .client()
+    .request<Row>('POST', `/sources/${segment(sourceId)}/samples/${segment(sampleId)}/remap`);
+  ctx.print(opts, remapped, () => renderRemap(remapped));
 }
 
 function events(program: Command, ctx: CommandContext): void {
