@@ -280,7 +280,8 @@ describe('every common lead format lands', () => {
   });
 
   it('An XML post from an older vendor: nested contact and address, consent evidence under its real names, a second phone kept', async () => {
-    expect(await landed(fixture('vendor-lead.xml'), 'text/xml; charset=utf-8')).toEqual({
+    // Posted with `curl -d @vendor-lead.xml`, which labels it a form.
+    expect(await landed(fixture('vendor-lead.xml'), 'application/x-www-form-urlencoded')).toEqual({
       body_format: 'flat',
       lead: {
         name: 'Harold Jensen',

@@ -169,6 +169,7 @@ describe('parseDeliveryBody: JSON sent as a form, XML', () => {
     ['application/soap+xml', 'application/soap+xml'],
     ['no content type', undefined],
     ['text/plain', 'text/plain'],
+    ['a form content type (curl -d @lead.xml)', 'application/x-www-form-urlencoded'],
   ])('When an XML lead arrives as %s, then the root element’s children are the body', (_label, type) => {
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
       <lead>

@@ -25,20 +25,21 @@ export async function readDeliveryBody(
 }
 
 /**
- * Reads a delivery body. A JSON object text is read as JSON whatever the Content-Type says
- * (`curl -d` sends JSON as a form; senders that cannot set headers send text/plain); otherwise an
- * application/x-www-form-urlencoded body is a form, and an XML content type or a body starting
- * with `<` is XML. Each is held to the same limits: LIMITS.maxJsonDepth levels of nesting and
+ * Reads a delivery body. A body starting with `<` (or labelled XML) is XML and one starting with
+ * `{` is JSON, whatever the Content-Type says (`curl -d` labels both as a form; senders that cannot
+ * set headers send text/plain); otherwise an application/x-www-form-urlencoded body is a form. Each is held to the same limits: LIMITS.maxJsonDepth levels of nesting and
  * LIMITS.maxBodyMembers members. Pure: never throws.
  */
 export function parseDeliveryBody(raw: Buffer | undefined, contentType: string | undefined): ParsedBody {
   const text = raw ? raw.toString('utf8').replace(/^\uFEFF/, '') : '';
   if (text.trim() === '') return refuse(`${NOT_AN_OBJECT}; the body is empty`);
   const type = contentType ?? '';
-  const isForm = /^\s*application\/x-www-form-urlencoded\b/i.test(type);
-  if (isForm && !text.trimStart().startsWith('{')) return checked({ ok: true, body: parseForm(text) });
-  if (/^\s*(?:application|text)\/(?:[\w.+-]+\+)?xml\b/i.test(type) || text.trimStart().startsWith('<'))
+  const start = text.trimStart()[0];
+  // `curl -d @lead.xml` labels XML as a form: a body that starts with `<` is XML whatever the label.
+  if (start === '<' || /^\s*(?:application|text)\/(?:[\w.+-]+\+)?xml\b/i.test(type))
     return checked(parseXml(text));
+  const isForm = /^\s*application\/x-www-form-urlencoded\b/i.test(type);
+  if (isForm && start !== '{') return checked({ ok: true, body: parseForm(text) });
   const json = parseJson(text);
   // A form that merely starts with `{` and is no JSON is still a form.
   if (!json.ok && isForm) return checked({ ok: true, body: parseForm(text) });
