@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD_ALIASES } from './tables/aliases.ts';
-import { buildNameIndex, foldKey, resolveFieldName } from './field-names.ts';
+import { APPENDED_ALIASES, FIELD_ALIASES } from './tables/aliases.ts';
+import { buildNameIndex, foldKey, resolveAppendedField, resolveFieldName } from './field-names.ts';
 
 describe('foldKey', () => {
   it.each<[string, string]>([
@@ -132,5 +132,36 @@ describe('the alias table', () => {
     expect(buildNameIndex({ phone: ['cell'], email: ['cell'] }).conflicts).toEqual(['cell']);
     expect(buildNameIndex({ phone: ['first_name'] }).conflicts).toEqual(['first_name']);
     expect(buildNameIndex({ not_a_field: ['x'] }).conflicts).toEqual(['not_a_field']);
+  });
+});
+
+describe('resolveAppendedField', () => {
+  it('When a second-line name is in the table, then it has a digit (keys without one are ruled out unfolded)', () => {
+    for (const names of Object.values(APPENDED_ALIASES)) for (const name of names) expect(name).toMatch(/\d/);
+  });
+
+  it.each<[string, string | undefined]>([
+    ['address_2', 'address'],
+    ['Address Line 2', 'address'],
+    ['addr_line2', 'address'],
+    ['address', undefined],
+    ['address_3', undefined],
+  ])('When the key is %s, then it is appended to %s', (key, field) => {
+    expect(resolveAppendedField(key)).toBe(field);
+  });
+});
+
+describe('resolveFieldName: remembered names', () => {
+  it('When a key is resolved twice, then the same answer comes back (the cache changes nothing)', () => {
+    for (const key of [
+      'First Name',
+      'zip',
+      'home_phone',
+      'What is your email?',
+      'nothing_known',
+      '__proto__',
+    ])
+      expect(resolveFieldName(key)).toEqual(resolveFieldName(key));
+    expect(resolveFieldName('nothing_known')).toBeUndefined();
   });
 });

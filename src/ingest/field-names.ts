@@ -87,8 +87,24 @@ export function buildNameIndex(aliasTable: AliasTable, fallbackTable: AliasTable
 
 const INDEX = buildNameIndex(FIELD_ALIASES, FALLBACK_ALIASES);
 
+/**
+ * Resolved names, by the key as sent: a vendor sends the same keys with every lead, and folding is
+ * most of the mapper's work. Bounded: emptied when full, so a flood of unique keys costs no memory.
+ */
+const RESOLVED = new Map<string, ResolvedName | null>();
+const RESOLVED_MAX = 10_000;
+
 /** Which canonical or control field a sent key names, if any. Unknown keys give undefined. */
 export function resolveFieldName(key: string): ResolvedName | undefined {
+  const known = RESOLVED.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const resolved = resolveUncached(key);
+  if (RESOLVED.size >= RESOLVED_MAX) RESOLVED.clear();
+  RESOLVED.set(key, resolved ?? null);
+  return resolved;
+}
+
+function resolveUncached(key: string): ResolvedName | undefined {
   const exact = INDEX.targets.get(key);
   if (exact) return { target: exact, rank: 0 };
   const folded = foldKey(key);
@@ -124,5 +140,6 @@ const APPENDED = new Map(
 
 /** The field a second line (`address_2`, `Address Line 2`) is appended to, if the key is one. */
 export function resolveAppendedField(key: string): LeadFieldName | undefined {
-  return APPENDED.get(compactKey(foldKey(key)));
+  // Every second-line name has a digit: most keys are ruled out without folding them.
+  return /\d/.test(key) ? APPENDED.get(compactKey(foldKey(key))) : undefined;
 }

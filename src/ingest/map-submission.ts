@@ -71,7 +71,15 @@ export function mapSubmission(body: JsonObject, options: MapOptions = {}): Mappe
 function sanitizeField(field: FlatField, warnings: FieldWarning[]): FlatField {
   const key = stripUnstorable(field.key);
   const own: FieldWarning[] = [];
-  const value = sanitizeJson(field.value, key, own);
+  const raw = field.value;
+  // Most values are plain text or numbers: only strings can hold what must be removed.
+  const value =
+    raw === null || typeof raw !== 'object'
+      ? typeof raw === 'string' && stripUnstorable(raw) !== raw
+        ? sanitizeJson(raw, key, own)
+        : raw
+      : sanitizeJson(raw, key, own);
+  if (key === field.key && value === raw && own.length === 0) return field;
   if (key !== field.key && own.length === 0)
     own.push({
       field: key,
