@@ -70,28 +70,6 @@ async function eventLog(src: Src) {
 }
 
 describe('invitee_no_show.* with the Invitee as payload (payload.uri is the invitee)', () => {
-  it('when a no-show arrives as the Invitee object and is then removed, then the appointment is no_show and booked again', async () => {
-    const src = await freshSource();
-    const created = (await send(src, 'invitee-created-questionnaire')).json();
-    const marked = await send(src, 'invitee-no-show-created-invitee');
-    expect(marked.statusCode).toBe(200);
-    expect(marked.json()).toMatchObject({ lead_id: created.lead_id, message: 'Appointment marked no-show' });
-    expect((await lead(created.lead_id)).appointments.map((a) => a.status)).toEqual(['no_show']);
-
-    const undone = await send(src, 'invitee-no-show-deleted-invitee');
-    expect(undone.json()).toMatchObject({ lead_id: created.lead_id, message: 'No-show removed' });
-    const detail = await lead(created.lead_id);
-    expect(detail.appointments.map((a) => a.status)).toEqual(['booked']);
-    expect(detail.history.map((h) => h.event)).toEqual(
-      expect.arrayContaining(['no_show', 'no_show_removed']),
-    );
-    expect(await eventLog(src)).toEqual([
-      ['invitee_no_show.deleted', 'no_show_removed'],
-      ['invitee_no_show.created', 'no_show_marked'],
-      ['invitee.created', 'lead_created'],
-    ]);
-  });
-
   it('when the Invitee payload also names the invitee in payload.invitee, or the no-show resource names it, then both find the appointment', async () => {
     const src = await freshSource();
     const created = (await send(src, 'invitee-created-questionnaire')).json();

@@ -261,21 +261,42 @@ describe('other scheduler events', () => {
     ]);
   });
 
-  it('when a no-show is reported and then removed, then the appointment is no_show and booked again, with history', async () => {
-    const src = await freshSource();
-    const created = (await send(src, 'invitee-created-questionnaire')).json();
-    const marked = await send(src, 'invitee-no-show-created');
-    expect(marked.statusCode).toBe(200);
-    expect(marked.json()).toMatchObject({ lead_id: created.lead_id, message: 'Appointment marked no-show' });
-    expect((await lead(created.lead_id)).appointments.map((a) => a.status)).toEqual(['no_show']);
-    const undone = await send(src, 'invitee-no-show-deleted');
-    expect(undone.json().message).toBe('No-show removed');
-    const detail = await lead(created.lead_id);
-    expect(detail.appointments.map((a) => a.status)).toEqual(['booked']);
-    expect(detail.history.map((h) => h.event)).toEqual(
-      expect.arrayContaining(['no_show', 'no_show_removed']),
-    );
-  });
+  it.each([
+    ['the no-show resource (payload.invitee)', 'invitee-no-show-created', 'invitee-no-show-deleted'],
+    [
+      'the Invitee object (payload.uri)',
+      'invitee-no-show-created-invitee',
+      'invitee-no-show-deleted-invitee',
+    ],
+  ] as const)(
+    'when a no-show is reported as %s and then removed, then the appointment is no_show and booked again, with history and event log',
+    async (_shape, reported, removed) => {
+      const src = await freshSource();
+      const created = (await send(src, 'invitee-created-questionnaire')).json();
+      const marked = await send(src, reported);
+      expect(marked.statusCode).toBe(200);
+      expect(marked.json()).toMatchObject({
+        lead_id: created.lead_id,
+        message: 'Appointment marked no-show',
+      });
+      expect((await lead(created.lead_id)).appointments.map((a) => a.status)).toEqual(['no_show']);
+      const undone = await send(src, removed);
+      expect(undone.json()).toMatchObject({ lead_id: created.lead_id, message: 'No-show removed' });
+      const detail = await lead(created.lead_id);
+      expect(detail.appointments.map((a) => a.status)).toEqual(['booked']);
+      expect(detail.history.map((h) => h.event)).toEqual(
+        expect.arrayContaining(['no_show', 'no_show_removed']),
+      );
+      const events = (await admin(`/sources/${src.source_id}/events`)).json().events as Array<
+        Record<string, unknown>
+      >;
+      expect(events.map((e) => [e.event, e.outcome])).toEqual([
+        ['invitee_no_show.deleted', 'no_show_removed'],
+        ['invitee_no_show.created', 'no_show_marked'],
+        ['invitee.created', 'lead_created'],
+      ]);
+    },
+  );
 
   it('when a no-show names an invitee never seen, or an event is unknown, then 200 ignored and recorded for the agent', async () => {
     const src = await freshSource();
