@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createServer, type AddressInfo, type Server, type Socket, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const require = createRequire(import.meta.url);
-const TSX = require.resolve('tsx/cli');
+// One process, TypeScript loaded in it: the tsx CLI would run the entry in a child of its own and
+// relay signals, and under load it has relayed a SIGTERM as a kill (exit 143) before the child's
+// own shutdown ran.
+const TSX = ['--import', 'tsx'];
 const ENTRY = fileURLToPath(new URL('./serve-process.ts', import.meta.url));
 const WORKER_ENTRY = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 
@@ -30,7 +31,7 @@ async function startProcess(
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [TSX, entry], {
+  const child = spawn(process.execPath, [...TSX, entry], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -66,7 +67,7 @@ async function startProcess(
 /** Runs a process to its end and returns its exit code and output. */
 export function runProcess(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TSX, ENTRY], {
+    const child = spawn(process.execPath, [...TSX, ENTRY], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
