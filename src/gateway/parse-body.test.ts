@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../config.ts';
 import { isJsonObject, type JsonObject } from '../json.ts';
 import type { ParsedBody } from './parse-body.ts';
-import { countMembers, parseDeliveryBody, parseForm, readDeliveryBody, xmlDepth } from './parse-body.ts';
+import { countMembers } from '../ingest/envelopes/read-json.ts';
+import { parseDeliveryBody, parseForm, readDeliveryBody } from './parse-body.ts';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const NOT_AN_OBJECT = 'The body must be a JSON object';
@@ -213,14 +214,22 @@ describe('parseDeliveryBody: JSON sent as a form, XML', () => {
     }
   });
 
-  it.each<[string, number]>([
-    ['<a/>', 1],
-    ['<a><b><c/></b></a>', 3],
-    ['<a><!-- <b><c> --><b/></a>', 2],
-    ['<a><![CDATA[<b><c>]]></a>', 1],
-    ['<a x="<b>"><b></b><b></b></a>', 2],
-  ])('When the XML is %s, then its element depth is %i', (xml, depth) => {
-    expect(xmlDepth(xml)).toBe(depth);
+  it('When XML opens 8,000 tags in a row, or hides nesting in attributes, then it is refused at once (no backtracking)', () => {
+    for (const text of ['<'.repeat(8_000), `<${'a'.repeat(200_000)}`]) {
+      expect(parseDeliveryBody(bytes(text), 'application/xml')).toMatchObject({
+        ok: false,
+        code: 'INVALID_JSON',
+      });
+    }
+    const hidden = `<lead>${'<a x="/>">'.repeat(40)}v${'</a>'.repeat(40)}</lead>`;
+    expect(parseDeliveryBody(bytes(hidden), 'application/xml')).toEqual({
+      ok: false,
+      code: 'INVALID_JSON',
+      details: 'XML nested deeper than 32 levels',
+    });
+    expect(parseDeliveryBody(bytes(`${'<a>'.repeat(32)}x${'</a>'.repeat(32)}`), 'application/xml').ok).toBe(
+      true,
+    );
   });
 });
 
@@ -331,6 +340,19 @@ describe('member limit: the same for JSON, forms, multipart and XML', () => {
       });
     },
   );
+
+  it('When a list of 130,000 items is sent (JSON or a form), then it is refused as too large, never thrown', () => {
+    const list = `{"a":[${Array.from({ length: 130_000 }, () => '0').join(',')}]}`;
+    expect(parseDeliveryBody(bytes(list), 'application/json')).toMatchObject({
+      ok: false,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+    const form = Array.from({ length: 130_000 }, () => 'a').join('&');
+    expect(parseDeliveryBody(bytes(form), 'application/x-www-form-urlencoded')).toMatchObject({
+      ok: false,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+  });
 
   it('When members are nested, then every key and list item counts', () => {
     expect(countMembers({ a: [1, 2, { b: null }], c: {} })).toBe(6);

@@ -1,6 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import { LIMITS } from '../config.ts';
-import { bracketDepth } from '../ingest/envelopes/read-json.ts';
+import { bracketDepth, countMembers } from '../ingest/envelopes/read-json.ts';
 import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
 
 export type ParsedBody =
@@ -78,19 +78,6 @@ function checked(parsed: ParsedBody): ParsedBody {
   };
 }
 
-/** Keys and list items at every level, counted without recursion; stops counting past `limit`. */
-export function countMembers(value: JsonValue, limit = Infinity): number {
-  let count = 0;
-  const stack: JsonValue[] = [value];
-  for (let next = stack.pop(); next !== undefined && count <= limit; next = stack.pop()) {
-    if (next === null || typeof next !== 'object') continue;
-    const children = Array.isArray(next) ? next : Object.values(next);
-    count += children.length;
-    stack.push(...children);
-  }
-  return count;
-}
-
 /**
  * A form body: repeated keys become arrays, `a[b]=c` becomes `{a: {b: "c"}}` (one level), so
  * `custom_fields[join_url]=…` and `tags=a&tags=b` work from plain HTML forms.
@@ -148,6 +135,8 @@ const xmlParser = new XMLParser({
   trimValues: true,
   ignoreDeclaration: true,
   ignorePiTags: true,
+  // The parser counts the root's children as nested once: N allows N + 1 levels.
+  maxNestedTags: LIMITS.maxJsonDepth - 1,
 });
 
 /**
@@ -159,13 +148,16 @@ const xmlParser = new XMLParser({
 export function parseXml(text: string): ParsedBody {
   if (/<!DOCTYPE|<!ENTITY/i.test(text))
     return refuse('XML with a DOCTYPE or entity definitions is not accepted');
-  if (xmlDepth(text) > LIMITS.maxJsonDepth)
-    return refuse(`XML nested deeper than ${LIMITS.maxJsonDepth} levels`);
   let parsed: unknown;
   try {
     parsed = xmlParser.parse(text, true);
   } catch (err) {
-    return refuse(`Unreadable XML: ${err instanceof Error ? err.message : String(err)}`);
+    const reason = err instanceof Error ? err.message : String(err);
+    return refuse(
+      /nested tags/i.test(reason)
+        ? `XML nested deeper than ${LIMITS.maxJsonDepth} levels`
+        : `Unreadable XML: ${reason}`,
+    );
   }
   if (!isJsonObject(parsed)) return refuse(NOT_AN_OBJECT);
   const roots = Object.keys(parsed);
@@ -191,20 +183,4 @@ function liftXmlText(root: JsonObject): JsonObject {
     }
   }
   return root;
-}
-
-/** Deepest element nesting, counted on the text before parsing (comments and CDATA are skipped). */
-export function xmlDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  const tags = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<(\/?)[^\s>/!?]+[^>]*?(\/?)>/g;
-  for (const match of text.matchAll(tags)) {
-    if (match[1] === undefined) continue; // a comment or CDATA
-    if (match[1] === '/') depth--;
-    else {
-      max = Math.max(max, depth + 1);
-      if (match[2] !== '/') depth++;
-    }
-  }
-  return max;
 }

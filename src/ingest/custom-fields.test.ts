@@ -17,4 +17,19 @@ describe('createCustomFields', () => {
     expect(Object.getPrototypeOf(custom.fields)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('When a suffixed name was itself sent, then the next free suffix is found, and many repeats keep counting', () => {
+    const custom = createCustomFields();
+    custom.put('k (body)', 'sent with that name');
+    expect(['k', 'k', 'k', 'k'].map((key) => custom.put(key, 1))).toEqual([
+      'k',
+      'k (body 2)',
+      'k (body 3)',
+      'k (body 4)',
+    ]);
+    const many = createCustomFields();
+    for (let i = 0; i < 20_000; i += 1) many.put('q', i);
+    expect(many.fields['q (body 19999)']).toBe(19_999);
+    expect(Object.keys(many.fields)).toHaveLength(20_000);
+  });
 });

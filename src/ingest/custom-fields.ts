@@ -14,13 +14,18 @@ export interface CustomFieldsBuilder {
 
 export function createCustomFields(): CustomFieldsBuilder {
   const fields: JsonObject = {};
+  // Where the search for a free suffix resumes, per key: a body of many same-named pairs (a list
+  // of {name, value} with one name repeated) stays linear.
+  const nextSuffix = new Map<string, number>();
   return {
     fields,
     put(key, value) {
       let stored = key;
-      for (let n = 1; Object.hasOwn(fields, stored); n += 1) {
+      let n = Object.hasOwn(fields, key) ? (nextSuffix.get(key) ?? 1) : 1;
+      for (; Object.hasOwn(fields, stored); n += 1) {
         stored = n === 1 ? `${key} (body)` : `${key} (body ${n})`;
       }
+      nextSuffix.set(key, n);
       defineOwn(fields, stored, value);
       return stored;
     },

@@ -89,16 +89,20 @@ const INDEX = buildNameIndex(FIELD_ALIASES, FALLBACK_ALIASES);
 
 /**
  * Resolved names, by the key as sent: a vendor sends the same keys with every lead, and folding is
- * most of the mapper's work. Bounded: emptied when full, so a flood of unique keys costs no memory.
+ * most of the mapper's work. Bounded twice: only keys of a field name's length are kept (at most
+ * RESOLVED_KEY_MAX characters), and the map is emptied when full, so a flood of unique or huge keys
+ * holds about 2 MB at most.
  */
 const RESOLVED = new Map<string, ResolvedName | null>();
 const RESOLVED_MAX = 10_000;
+const RESOLVED_KEY_MAX = 100;
 
 /** Which canonical or control field a sent key names, if any. Unknown keys give undefined. */
 export function resolveFieldName(key: string): ResolvedName | undefined {
   const known = RESOLVED.get(key);
   if (known !== undefined) return known ?? undefined;
   const resolved = resolveUncached(key);
+  if (key.length > RESOLVED_KEY_MAX) return resolved;
   if (RESOLVED.size >= RESOLVED_MAX) RESOLVED.clear();
   RESOLVED.set(key, resolved ?? null);
   return resolved;

@@ -37,9 +37,10 @@ const metaLeadAds: Adapter = {
   read: (body) => {
     const out: FlatField[] = [];
     for (const item of own(body, 'field_data') as JsonObject[]) {
-      const values = own(item, 'values') ?? own(item, 'value') ?? null;
+      const member = own(item, 'values') !== undefined ? 'values' : 'value';
+      const values = own(item, member) ?? null;
       const key = String(own(item, 'name'));
-      const extra = rest(item, ['name', 'values', 'value']);
+      const extra = rest(item, ['name', member]);
       flattenEntry(key, Array.isArray(values) ? unwrapSingle(key, values) : values, out, 1);
       // Anything else an item carries is kept under the field's name.
       for (const [member, value] of extra) out.push({ key: `${key}.${member}`, value });
@@ -67,11 +68,15 @@ const googleAdsLeadForm: Adapter = {
     for (const item of own(body, 'user_column_data') as JsonObject[]) {
       const id = textOf(own(item, 'column_id'));
       const label = textOf(own(item, 'column_name'));
-      const value = own(item, 'string_value') ?? own(item, 'value') ?? null;
+      const member = own(item, 'string_value') !== undefined ? 'string_value' : 'value';
+      const value = own(item, member) ?? null;
       const hint = id !== undefined && Object.hasOwn(GOOGLE_COLUMNS, id) ? GOOGLE_COLUMNS[id] : undefined;
       const byId = id !== undefined && (hint !== undefined || resolveFieldName(id) !== undefined);
       const key = (byId ? id : (label ?? id)) ?? 'column';
       out.push(hint ? { key, value, hint } : { key, value });
+      // Anything else an item carries is kept under the column's name.
+      for (const [extra, kept] of rest(item, ['column_id', 'column_name', member]))
+        out.push({ key: `${key}.${extra}`, value: kept });
     }
     return [...out, ...others(body, ['user_column_data'], { lead_id: 'leadgen_id' })];
   },

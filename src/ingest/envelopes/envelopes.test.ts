@@ -169,3 +169,33 @@ describe('readEnvelope: generic rules', () => {
     expect(pairs(deep).fields).toEqual([{ key: 'name', value: { first: 'A' } }]);
   });
 });
+
+describe('readEnvelope: limits and leftovers', () => {
+  it('When JSON text in a field holds more members than a body may, then it is kept as text, not read', () => {
+    const big = JSON.stringify({ email: 'a@b.co', list: Array.from({ length: 5_000 }, () => 0) });
+    expect(pairs({ payload: big }).fields).toEqual([{ key: 'payload', value: big }]);
+    const small = JSON.stringify({ email: 'a@b.co', list: [0] });
+    expect(pairs({ payload: small }).fields).toEqual([
+      { key: 'email', value: 'a@b.co' },
+      { key: 'list', value: 0 },
+    ]);
+  });
+
+  it('When a Google column or a Meta item carries other members, then they are kept under its name', () => {
+    expect(
+      pairs({
+        user_column_data: [
+          { column_id: 'FULL_NAME', string_value: 'Ann Lee', question_id: 'q9', value: 'ALT' },
+        ],
+      }).fields,
+    ).toEqual([
+      { key: 'FULL_NAME', value: 'Ann Lee' },
+      { key: 'FULL_NAME.question_id', value: 'q9' },
+      { key: 'FULL_NAME.value', value: 'ALT' },
+    ]);
+    expect(pairs({ field_data: [{ name: 'email', values: ['a@b.co'], value: 'other' }] }).fields).toEqual([
+      { key: 'email', value: 'a@b.co' },
+      { key: 'email.value', value: 'other' },
+    ]);
+  });
+});

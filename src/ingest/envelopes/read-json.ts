@@ -21,8 +21,9 @@ export function rest(obj: JsonObject, skip: readonly string[]): Array<[string, J
 
 /**
  * A JSON object written as text inside a field (Unbounce's `data.json`, Jotform's `rawRequest`, a
- * form field holding JSON): the object, or undefined when the text is not one. Nesting is checked
- * before parsing, under the same limit as a body.
+ * form field holding JSON): the object, or undefined when the text is not one. It is held to a
+ * body's limits: nesting is checked before parsing, and an object of more than
+ * LIMITS.maxBodyMembers members is not read (the text is kept as it is).
  */
 export function jsonObjectText(value: JsonValue | undefined): JsonObject | undefined {
   if (typeof value !== 'string') return undefined;
@@ -31,7 +32,8 @@ export function jsonObjectText(value: JsonValue | undefined): JsonObject | undef
   if (bracketDepth(text) > LIMITS.maxJsonDepth) return undefined;
   try {
     const parsed: unknown = JSON.parse(text);
-    return isJsonObject(parsed) ? parsed : undefined;
+    if (!isJsonObject(parsed)) return undefined;
+    return countMembers(parsed, LIMITS.maxBodyMembers) <= LIMITS.maxBodyMembers ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -55,4 +57,18 @@ export function bracketDepth(text: string): number {
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
   return max;
+}
+
+/** Keys and list items at every level, counted without recursion; stops counting past `limit`. */
+export function countMembers(value: JsonValue, limit = Infinity): number {
+  let count = 0;
+  const stack: JsonValue[] = [value];
+  for (let next = stack.pop(); next !== undefined && count <= limit; next = stack.pop()) {
+    if (next === null || typeof next !== 'object') continue;
+    const children = Array.isArray(next) ? next : Object.values(next);
+    count += children.length;
+    // One at a time: spreading a list of 100,000 items into push() overflows the call stack.
+    for (const child of children) if (child !== null && typeof child === 'object') stack.push(child);
+  }
+  return count;
 }
