@@ -94,6 +94,8 @@ interface Target {
   url: string;
   token: string;
   run: string;
+  /** A well-formed token that names no source. */
+  staleToken: string;
   /** Deliveries made before measuring: repeats merge into them, replays resend them. */
   seeded: Array<{ body: string; key: string; phone: string }>;
 }
@@ -160,16 +162,22 @@ function scenarios(t: Target): Scenario[] {
     next: (i) => (mixOrder[i % mixOrder.length] ?? plain).next(i),
   };
   const invalidToken: Scenario = {
-    name: 'invalid token (401)',
+    name: 'invalid token, a new one each time (401)',
     expect: 401,
     next: (i) => ({ ...fresh(), headers: json(randomUUID(), { 'x-bench': String(i) }) }),
+  };
+  // A vendor still posting with a token the agent revoked: the same unknown token again and again.
+  const staleToken: Scenario = {
+    name: 'revoked token, repeated (401)',
+    expect: 401,
+    next: () => ({ ...fresh(), headers: json(t.staleToken) }),
   };
   const wrongMethod: Scenario = {
     name: 'GET (405)',
     expect: 405,
     next: () => ({ method: 'GET', path: GATEWAY, headers: {} }),
   };
-  return [plain, appointment, repeat, replay, listen, mix, invalidToken, wrongMethod];
+  return [plain, appointment, repeat, replay, listen, mix, invalidToken, staleToken, wrongMethod];
 }
 
 async function drive(
@@ -282,7 +290,13 @@ async function benchGateway(label: string, env: Record<string, string>) {
       },
     );
     const run = randomBytes(3).toString('hex');
-    const target: Target = { url, token: source.token, run, seeded: await seed(url, source.token, run) };
+    const target: Target = {
+      url,
+      token: source.token,
+      staleToken: randomUUID(),
+      run,
+      seeded: await seed(url, source.token, run),
+    };
     const rows: Row[] = [];
     for (const scenario of scenarios(target)) {
       resetPeakRss(child.pid);
@@ -414,6 +428,7 @@ ratio('PostgreSQL mix / pgbench', find('PostgreSQL', 'mix'), pgbench);
 ratio('PostgreSQL new lead / pgbench', find('PostgreSQL', 'new lead'), pgbench);
 for (const target of ['embedded', 'PostgreSQL']) {
   ratio(`${target} invalid token / bare Fastify`, find(target, 'invalid token'), bare);
+  ratio(`${target} revoked token / bare Fastify`, find(target, 'revoked token'), bare);
   ratio(`${target} 405 / bare Fastify`, find(target, 'GET (405)'), bare);
 }
 

@@ -39,6 +39,12 @@ export const LIMITS = {
   startupDatabaseWaitMs: 30_000,
   /** Attempts of one delivery transaction that the database aborts as a deadlock or serialization failure. */
   transactionAttempts: 3,
+  /**
+   * How long a process remembers that a token is unknown, so a flood of made-up tokens is answered
+   * 401 without a database round trip each; and how many such tokens it remembers at most.
+   */
+  unknownTokenCacheMs: 5_000,
+  unknownTokenCacheSize: 10_000,
   /** Rate-limit buckets kept in memory; beyond this, full buckets are forgotten. */
   rateLimitBuckets: 50_000,
   /** PostgreSQL connections per process, and how long to wait for one. */

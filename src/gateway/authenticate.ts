@@ -3,6 +3,7 @@ import { findActiveSourceByToken, type AuthenticatedSource } from '../sources/so
 import { isWellFormedToken } from '../sources/tokens.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { rejected, type Rejected } from './result.ts';
+import type { UnknownTokens } from './unknown-tokens.ts';
 
 /** The tokens a request presents: the `/v/<TOKEN>` path segment (undefined on the header route) and the header. */
 export interface PresentedTokens {
@@ -12,19 +13,24 @@ export interface PresentedTokens {
 
 /**
  * The first step of a delivery, run before the body is read: token present → token valid and
- * active → rate limit. The token is looked up on every request, so a regenerated or disabled one
- * is refused at once by every process.
+ * active → rate limit. A valid token is looked up on every request, so a regenerated or disabled
+ * one is refused at once by every process; a token found unknown is refused from memory for a
+ * few seconds (unknown-tokens.ts).
  */
 export async function authenticate(
   db: Database,
-  limiter: RateLimiter,
+  guards: { limiter: RateLimiter; unknown: UnknownTokens },
   presented: PresentedTokens,
 ): Promise<{ kind: 'authenticated'; source: AuthenticatedSource } | Rejected> {
   const token = chooseToken(presented);
   if (typeof token !== 'string') return token;
-  const source = isWellFormedToken(token) ? await findActiveSourceByToken(db, token) : null;
-  if (!source) return rejected('INVALID_SOURCE_TOKEN');
-  const wait = limiter.take(source.source_id);
+  if (!isWellFormedToken(token) || guards.unknown.has(token)) return rejected('INVALID_SOURCE_TOKEN');
+  const source = await findActiveSourceByToken(db, token);
+  if (!source) {
+    guards.unknown.add(token);
+    return rejected('INVALID_SOURCE_TOKEN');
+  }
+  const wait = guards.limiter.take(source.source_id);
   if (wait > 0) {
     return rejected('RATE_LIMITED', `Over the limit for this source token; retry in ${wait} s`, {
       retryAfterSeconds: wait,

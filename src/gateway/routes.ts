@@ -8,6 +8,7 @@ import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { authenticate } from './authenticate.ts';
 import { deliver } from './deliver.ts';
 import { createRateLimiter } from './rate-limit.ts';
+import { createUnknownTokens } from './unknown-tokens.ts';
 import { rejected, toAnswer, unavailable, type DeliveryResult, type Rejected } from './result.ts';
 
 export const GATEWAY_PATH = '/v1/inbound-lead-gateway';
@@ -38,12 +39,12 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
   app.setErrorHandler((err: FastifyError, request, reply) =>
     send(request, reply, failure(err), deps.metrics),
   );
-  const limiter = createRateLimiter(deps.rateLimit);
+  const guards = { limiter: createRateLimiter(deps.rateLimit), unknown: createUnknownTokens() };
   const otherMethods = app.supportedMethods.filter((m) => m !== 'POST') as HTTPMethods[];
 
   const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as { token?: string } | undefined;
-    const auth = await authenticate(deps.db, limiter, {
+    const auth = await authenticate(deps.db, guards, {
       path: params && 'token' in params ? (params.token ?? '') : undefined,
       header: request.headers['x-source-token'],
     });
