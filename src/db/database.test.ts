@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '../../test/support/db.ts';
+import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../../test/support/db.ts';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -64,4 +64,24 @@ describe('a transaction aborted as a deadlock', () => {
     ).rejects.toMatchObject({ code: '23505' });
     expect(runs).toBe(1);
   });
+});
+
+describe('parameterized statements on PostgreSQL are prepared', () => {
+  it.skipIf(!TEST_DATABASE_URL)(
+    'when a statement with parameters runs, then its connection holds it prepared; one without runs unnamed',
+    async () => {
+      const prepared = await t.db.withTransaction(async (tx) => {
+        await tx.query('SELECT id FROM rc WHERE id = $1', [7]);
+        await tx.query('SELECT id FROM rc WHERE id = $1', [8]);
+        await tx.query('SELECT count(*) FROM rc');
+        const { rows } = await tx.query<{ statement: string }>(
+          'SELECT statement FROM pg_prepared_statements',
+        );
+        return rows.map((r) => r.statement);
+      });
+      expect(prepared).toContain('SELECT id FROM rc WHERE id = $1');
+      expect(prepared).not.toContain('SELECT count(*) FROM rc');
+      expect(prepared.filter((s) => s === 'SELECT id FROM rc WHERE id = $1')).toHaveLength(1);
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { LIMITS } from '../config.ts';
 import type { Database, QueryResult, Queryable } from './database.ts';
@@ -32,7 +33,10 @@ export function createPostgresDb(
   pool.on('error', () => undefined);
 
   const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
-    const res = await client.query(sql, params as unknown[] | undefined);
+    const name = params && params.length > 0 ? statementName(sql) : undefined;
+    const res = await (name
+      ? client.query({ name, text: sql, values: params as unknown[] })
+      : client.query(sql, params as unknown[] | undefined));
     return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 } satisfies QueryResult<T>;
   };
 
@@ -61,4 +65,23 @@ export function createPostgresDb(
     },
     close: () => pool.end(),
   };
+}
+
+/** Named statements made so far, by their SQL text; new texts past the limit run unnamed. */
+const STATEMENT_NAMES = new Map<string, string>();
+const STATEMENT_NAMES_MAX = 1_000;
+
+/**
+ * A parameterized statement runs as a named (prepared) one: each connection parses and plans it
+ * once instead of on every call, which is most of what PostgreSQL spends on a delivery's short
+ * statements. The name is the SQL text's hash, so every process names it alike. Texts built with
+ * a varying shape (a VALUES list per row) are few; past STATEMENT_NAMES_MAX distinct texts the rest
+ * run unnamed, so no connection's statement cache can grow without bound.
+ */
+function statementName(sql: string): string | undefined {
+  const known = STATEMENT_NAMES.get(sql);
+  if (known || STATEMENT_NAMES.size >= STATEMENT_NAMES_MAX) return known;
+  const name = `lg_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+  STATEMENT_NAMES.set(sql, name);
+  return name;
 }
