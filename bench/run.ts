@@ -126,31 +126,25 @@ function scenarios(t: Target): Scenario[] {
     expect: 200,
     next: (i) => fresh({ appointment_date: '01/15/2027', appointment_time: `${1 + (i % 8)}:30 PM` }),
   };
+  const post = (headers: Record<string, string>, body: string): Call => ({
+    method: 'POST',
+    path: GATEWAY,
+    headers,
+    body,
+  });
   const repeat: Scenario = {
     name: 'repeat contact (merge)',
     expect: 200,
-    next: (i) => {
-      const seeded = seededAt(i);
-      return {
-        method: 'POST',
-        path: GATEWAY,
-        headers: json(t.token),
-        body: JSON.stringify({ name: 'Bench Repeat', phone: seeded.phone, notes: `call ${i}` }),
-      };
-    },
+    next: (i) =>
+      post(
+        json(t.token),
+        JSON.stringify({ name: 'Bench Repeat', phone: seededAt(i).phone, notes: `call ${i}` }),
+      ),
   };
   const replay: Scenario = {
     name: 'retry with a used key',
     expect: 200,
-    next: (i) => {
-      const seeded = seededAt(i);
-      return {
-        method: 'POST',
-        path: GATEWAY,
-        headers: json(t.token, { 'idempotency-key': seeded.key }),
-        body: seeded.body,
-      };
-    },
+    next: (i) => post(json(t.token, { 'idempotency-key': seededAt(i).key }), seededAt(i).body),
   };
   const listen: Scenario = { name: 'Listen mode', expect: 200, next: () => fresh({ listen: true }) };
   // 65 % new, 15 % appointments, 10 % repeats, 5 % retries, 5 % Listen, in a fixed order of 20.

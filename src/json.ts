@@ -10,6 +10,15 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The object's own member `key`, or undefined: a body key such as `constructor` or `__proto__` is
+ * data, never something inherited from Object.prototype. Every reader of untrusted JSON goes
+ * through it.
+ */
+export function own(obj: JsonObject | null, key: string): JsonValue | undefined {
+  return obj !== null && Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
 /** Sets an own enumerable property, even for `__proto__`. */
 export function defineOwn<T>(obj: Record<string, T>, key: string, value: T): void {
   // Only `__proto__` is an accessor on Object.prototype; every other key can be assigned, which is

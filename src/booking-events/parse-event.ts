@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../config.ts';
-import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
+import { isJsonObject, own, type JsonObject, type JsonValue } from '../json.ts';
 import { readGeneration } from './generations/index.ts';
-import { inviteeReader, isTrueFlag, objectAt, own, text } from './read-json.ts';
+import { inviteeReader, isTrueFlag, objectAt, text } from './read-json.ts';
 import { inviteeToSubmission } from './to-submission.ts';
 
 export type InviteeEventName = 'invitee.created' | 'invitee.canceled';

@@ -1,5 +1,4 @@
-import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
-import { own } from './read-json.ts';
+import { isJsonObject, own, type JsonObject, type JsonValue } from '../json.ts';
 import {
   EMPTY_OPEN_ANSWERS,
   QUESTION_CLASSES,

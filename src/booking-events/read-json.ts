@@ -1,12 +1,7 @@
-import { isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
+import { isJsonObject, own, type JsonObject, type JsonValue } from '../json.ts';
 
 // Helpers to read untrusted webhook JSON. Every read goes through `own`, so a body key such as
 // `constructor` or `__proto__` is data, never something inherited from Object.prototype.
-
-/** The object's own member `key`, or undefined. */
-export function own(obj: JsonObject | null, key: string): JsonValue | undefined {
-  return obj !== null && Object.hasOwn(obj, key) ? obj[key] : undefined;
-}
 
 export function asObject(value: JsonValue | undefined): JsonObject | null {
   return isJsonObject(value) ? value : null;

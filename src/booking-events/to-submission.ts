@@ -1,8 +1,8 @@
 import { normalizePhone } from '../ingest/normalize/phone.ts';
-import { defineOwn, type JsonObject, type JsonValue } from '../json.ts';
+import { defineOwn, own, type JsonObject, type JsonValue } from '../json.ts';
 import { buildBookingNotes } from './notes.ts';
 import { readQuestionnaire, type QuestionAnswer } from './questionnaire.ts';
-import { asObject, inviteeReader, objectAt, own, text } from './read-json.ts';
+import { asObject, inviteeReader, objectAt, text } from './read-json.ts';
 
 const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', 'utm_term'] as const;
 

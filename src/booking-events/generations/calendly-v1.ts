@@ -1,5 +1,5 @@
-import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../../json.ts';
-import { objectAt, own, text } from '../read-json.ts';
+import { defineOwn, isJsonObject, own, type JsonObject, type JsonValue } from '../../json.ts';
+import { objectAt, text } from '../read-json.ts';
 import type { PayloadGeneration } from './generation.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { resolveFieldName } from '../field-names.ts';
 import type { LeadFieldName } from '../fields.ts';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../json.ts';
+import { isJsonObject, own, type JsonObject, type JsonValue } from '../../json.ts';
 import { flattenEntry, flattenGeneric, readPairs, unwrapSingle } from './generic.ts';
-import { jsonObjectText, own, rest, textOf } from './read-json.ts';
+import { jsonObjectText, rest, textOf } from './read-json.ts';
 import type { Adapter, FlatField } from './types.ts';
 
 /** Generic pairs for every member of `obj` but `skip`, with a hint for the members in `hints`. */

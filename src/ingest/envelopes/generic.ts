@@ -1,6 +1,6 @@
 import { resolveAppendedField, resolveFieldName } from '../field-names.ts';
-import { isJsonObject, type JsonObject, type JsonValue } from '../../json.ts';
-import { jsonObjectText, own, textOf } from './read-json.ts';
+import { isJsonObject, own, type JsonObject, type JsonValue } from '../../json.ts';
+import { jsonObjectText, textOf } from './read-json.ts';
 import type { FlatField } from './types.ts';
 
 /** Members that name a pair in a list of `{name, value}` objects, in the order they are tried. */

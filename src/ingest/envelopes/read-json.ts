@@ -1,11 +1,6 @@
 import { LIMITS } from '../../config.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../json.ts';
 
-/** The object's own member `key`, or undefined (a `__proto__` key is data, never inherited). */
-export function own(obj: JsonObject, key: string): JsonValue | undefined {
-  return Object.hasOwn(obj, key) ? obj[key] : undefined;
-}
-
 /** A member as a non-blank string or a finite number written in decimal; else undefined. */
 export function textOf(value: JsonValue | undefined): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
