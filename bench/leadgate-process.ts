@@ -14,7 +14,9 @@ export async function startLeadgate(
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, ['bin/leadgate.js', command], {
+  // BENCH_NODE_ARGS: flags for the server's node (`--cpu-prof`, say), to see where its time goes.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/leadgate.js', command], {
     env: {
       ...process.env,
       PORT: '0',

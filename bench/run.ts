@@ -6,7 +6,8 @@
  * Prints a table and writes bench/results/latest.json. No timing is asserted anywhere.
  *   npm run bench
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
- * Env: BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS (default 50).
+ * Env: BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS (default 50); for a partial run,
+ * BENCH_TARGETS (`bare,embedded,postgres,pgbench`) and BENCH_SCENARIOS (names, or the start of names, comma-separated).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -26,6 +27,16 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PG_URL = process.env.DATABASE_URL || process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
 const GATEWAY = '/v1/inbound-lead-gateway';
 const SEEDED = 500;
+const list = (name: string) =>
+  (process.env[name] ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+const TARGETS = list('BENCH_TARGETS');
+const ONLY = list('BENCH_SCENARIOS');
+const wanted = (target: string) => TARGETS.length === 0 || TARGETS.includes(target);
+const chosen = (scenario: Scenario) =>
+  ONLY.length === 0 || ONLY.some((name) => scenario.name.toLowerCase().startsWith(name));
 
 interface Row {
   target: string;
@@ -36,6 +47,9 @@ interface Row {
   'p99 ms': number | null;
   errors: number;
   'peak RSS MB': number | null;
+  /** CPU the server process used, and every `postgres` process on the machine, in % of one core. */
+  'server CPU %'?: number | null;
+  'postgres CPU %'?: number | null;
 }
 
 /** A realistic lead of about 1.4 KB; `n` makes the contact (phone, email) new. */
@@ -216,6 +230,57 @@ function peakRssMb(pid: number | undefined): number | null {
   }
 }
 
+/** CPU seconds used so far by each of the processes `pids` (Linux /proc; clock ticks of 1/100 s). */
+function cpuSeconds(pids: Array<number | undefined>): Map<number | undefined, number> {
+  const used = new Map<number | undefined, number>();
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      used.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // gone, or not Linux
+    }
+  }
+  return used;
+}
+
+function postgresPids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs `fn`, and says how busy the server and PostgreSQL were meanwhile, in % of one core. A
+ * PostgreSQL process that ended meanwhile counts for nothing: a little is missed, never doubled.
+ */
+async function withCpu<T>(serverPid: number | undefined, fn: () => Promise<T>) {
+  const before = cpuSeconds([serverPid, ...postgresPids()]);
+  const t0 = Date.now();
+  const value = await fn();
+  const seconds = (Date.now() - t0) / 1000;
+  const after = cpuSeconds([serverPid, ...postgresPids()]);
+  const used = (pid: number | undefined) => {
+    const end = after.get(pid);
+    return end === undefined ? 0 : end - (before.get(pid) ?? 0);
+  };
+  const pct = (s: number) => Math.round((s / seconds) * 100);
+  let postgres = 0;
+  for (const pid of after.keys()) if (pid !== serverPid) postgres += used(pid);
+  return { value, server: pct(used(serverPid)), postgres: pct(postgres) };
+}
+
 function resetPeakRss(pid: number | undefined): void {
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, '5');
@@ -292,10 +357,14 @@ async function benchGateway(label: string, env: Record<string, string>) {
       seeded: await seed(url, source.token, run),
     };
     const rows: Row[] = [];
-    for (const scenario of scenarios(target)) {
+    for (const scenario of scenarios(target).filter(chosen)) {
       resetPeakRss(child.pid);
-      const { result, errors } = await drive(url, scenario);
-      rows.push(row(label, scenario.name, result, errors, peakRssMb(child.pid)));
+      const { value, server, postgres } = await withCpu(child.pid, () => drive(url, scenario));
+      rows.push({
+        ...row(label, scenario.name, value.result, value.errors, peakRssMb(child.pid)),
+        'server CPU %': server,
+        'postgres CPU %': env.DATABASE_URL ? postgres : null,
+      });
     }
     return { rows, agentId: agent.agent_id, sourceId: source.source_id, token: source.token };
   } finally {
@@ -394,17 +463,19 @@ function benchPgbench(
 }
 
 const rows: Row[] = [];
-rows.push(await benchBareFastify());
-rows.push(
-  ...(await withDataDir(
-    async (dir) => (await benchGateway('embedded', { DATA_DIR: dir, DATABASE_URL: '' })).rows,
-  )),
-);
-if (PG_URL) {
+if (wanted('bare')) rows.push(await benchBareFastify());
+if (wanted('embedded')) {
+  rows.push(
+    ...(await withDataDir(
+      async (dir) => (await benchGateway('embedded', { DATA_DIR: dir, DATABASE_URL: '' })).rows,
+    )),
+  );
+}
+if (PG_URL && wanted('postgres')) {
   await withSchema(PG_URL, async (url) => {
     const pg = await benchGateway('PostgreSQL', { DATABASE_URL: url });
     rows.push(...pg.rows);
-    const ceiling = benchPgbench(url, pg);
+    const ceiling = wanted('pgbench') ? benchPgbench(url, pg) : null;
     if (ceiling) rows.push(ceiling);
   });
 }

@@ -45,6 +45,14 @@ export const LIMITS = {
    */
   unknownTokenCacheMs: 5_000,
   unknownTokenCacheSize: 10_000,
+  /**
+   * How long a process keeps a valid token's source in memory (every write still has the database
+   * check the token and the source's revision), how many at most, and how many token lookups one
+   * query makes.
+   */
+  knownTokenCacheMs: 60_000,
+  knownTokenCacheSize: 10_000,
+  tokenLookupBatch: 500,
   /** Rate-limit buckets kept in memory; beyond this, full buckets are forgotten. */
   rateLimitBuckets: 50_000,
   /** PostgreSQL connections per process, and how long to wait for one. */

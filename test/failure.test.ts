@@ -47,6 +47,49 @@ describe('a database error inside a delivery', () => {
     expect(await countRows(testDb.db, 'appointments', 'lead_id = $1', [retry.json().lead_id])).toBe(1);
   });
 
+  it("when the database refuses a new contact's appointment, then its one statement writes nothing at all (no lead, key, contact key, history or message)", async () => {
+    await testDb.db.query(
+      `ALTER TABLE appointments ADD CONSTRAINT no_bad_setter CHECK (setter_dialer_name IS DISTINCT FROM 'Bad Setter')`,
+    );
+    try {
+      const res = await deliver(
+        t.app,
+        src.token,
+        { ...scheduled('Atomic Ann'), phone: '2145550611', email: 'ann@example.com', setter: 'Bad Setter' },
+        { headers: { 'idempotency-key': 'k-atomic' } },
+      );
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toMatchObject({ error_code: 'INSERT_FAILED' });
+    } finally {
+      await testDb.db.query('ALTER TABLE appointments DROP CONSTRAINT no_bad_setter');
+    }
+    expect(await countRows(testDb.db, 'leads', "name = 'Atomic Ann'")).toBe(0);
+    expect(await countRows(testDb.db, 'idempotency_keys', "key = 'k-atomic'")).toBe(0);
+    expect(await countRows(testDb.db, 'lead_contacts', "value IN ('2145550611', 'ann@example.com')")).toBe(0);
+    expect(await countRows(testDb.db, 'outbox', "payload->>'name' = 'Atomic Ann'")).toBe(0);
+  });
+
+  it('when the appointment insert of a repeat contact fails, then the merge is rolled back whole and 500 SERVER_ERROR', async () => {
+    const first = await deliver(t.app, src.token, { name: 'Merge Mona', phone: '2145550622' });
+    expect(first.statusCode).toBe(200);
+    const leadId = first.json().lead_id as string;
+    const historyBefore = await countRows(testDb.db, 'lead_history', 'lead_id = $1', [leadId]);
+    fault.failWhen = (sql) => sql.startsWith('INSERT INTO appointments');
+    try {
+      const res = await deliver(t.app, src.token, {
+        ...scheduled('Merge Mona'),
+        phone: '2145550622',
+        city: 'Plano',
+      });
+      expect(res.statusCode).toBe(500);
+    } finally {
+      fault.failWhen = undefined;
+    }
+    expect(await countRows(testDb.db, 'lead_history', 'lead_id = $1', [leadId])).toBe(historyBefore);
+    expect(await countRows(testDb.db, 'leads', "lead_id = $1 AND status = 'New'", [leadId])).toBe(1);
+    expect(await countRows(testDb.db, 'appointments', 'lead_id = $1', [leadId])).toBe(0);
+  });
+
   it('when a database constraint refuses the lead, then 500 INSERT_FAILED with details', async () => {
     await testDb.db.query(
       `ALTER TABLE leads ADD CONSTRAINT no_forbidden_names CHECK (name <> 'Forbidden Fred')`,

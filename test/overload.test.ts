@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, withBoundedWait, type Database } from '../src/db/index.ts';
+import { withBoundedWait, type Database } from '../src/db/index.ts';
 import { createTestApp, seedSource, type TestApp } from './support/app.ts';
-import { createTestDb, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
+import { createTestDb, type TestDb } from './support/db.ts';
 import { countRows, GATEWAY } from './support/deliver.ts';
 
 describe('overload: more deliveries at once than the database can take', () => {
@@ -14,11 +14,9 @@ describe('overload: more deliveries at once than the database can take', () => {
 
   beforeAll(async () => {
     testDb = await createTestDb();
-    // The same database, with room for only 2 calls waiting for a connection. The embedded one
-    // answers in-process faster than requests arrive, so each of its transactions is slowed a little.
-    narrow = TEST_DATABASE_URL
-      ? await createDb({ databaseUrl: testDb.url, maxWaiting: 2 })
-      : withBoundedWait(slowed(testDb.db, 30), 3);
+    // The same database, with room for only 3 calls at once. A delivery is one short statement,
+    // answered faster than requests arrive, so each call is slowed a little.
+    narrow = withBoundedWait(slowed(testDb.db, 30), 3);
     t = await createTestApp({ testDb, db: narrow });
     src = await seedSource(testDb.db);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -26,7 +24,6 @@ describe('overload: more deliveries at once than the database can take', () => {
   }, 60_000);
   afterAll(async () => {
     await t.close();
-    if (TEST_DATABASE_URL) await narrow.close();
     await testDb.cleanup();
   });
 
@@ -83,13 +80,17 @@ describe('overload: more deliveries at once than the database can take', () => {
   });
 });
 
-/** A database whose transactions each take `ms` longer. */
+/** A database whose statements and transactions each take `ms` longer. */
 function slowed(db: Database, ms: number): Database {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, ms));
   return {
     ...db,
-    query: (sql, params) => db.query(sql, params),
+    query: async (sql, params) => {
+      await pause();
+      return db.query(sql, params);
+    },
     withTransaction: async (fn) => {
-      await new Promise((resolve) => setTimeout(resolve, ms));
+      await pause();
       return db.withTransaction(fn);
     },
     close: () => db.close(),

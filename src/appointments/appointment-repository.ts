@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/index.ts';
 import { iso } from '../db/index.ts';
+import { insertSql, type RowShape } from '../db/row-shape.ts';
 import type { ResolvedAppointment } from './schedule.ts';
 import type { AppointmentRef, AppointmentStatus } from './transitions.ts';
 
@@ -15,27 +16,47 @@ export interface NewAppointment extends ResolvedAppointment {
   external_id: string | null;
 }
 
+/** An appointment's row; `appointmentRow` gives its values in this order. */
+export const APPOINTMENT_ROW: RowShape = {
+  table: 'appointments',
+  columns: [
+    { name: 'agent_id', type: 'uuid' },
+    { name: 'appointment_id', type: 'uuid' },
+    { name: 'lead_id', type: 'uuid' },
+    { name: 'scheduled_at', type: 'timestamptz' },
+    { name: 'appointment_timezone', type: 'text' },
+    { name: 'schedule_type', type: 'text' },
+    { name: 'status', type: 'text' },
+    { name: 'setter_dialer_name', type: 'text' },
+    { name: 'join_url', type: 'text' },
+    { name: 'cancel_url', type: 'text' },
+    { name: 'reschedule_url', type: 'text' },
+    { name: 'external_id', type: 'text' },
+  ],
+};
+
+export function appointmentRow(a: NewAppointment): unknown[] {
+  return [
+    a.agent_id,
+    a.appointment_id,
+    a.lead_id,
+    a.scheduled_at,
+    a.appointment_timezone,
+    a.schedule_type,
+    a.status,
+    a.setter_dialer_name,
+    a.join_url,
+    a.cancel_url,
+    a.reschedule_url,
+    a.external_id,
+  ];
+}
+
+const INSERT_APPOINTMENT = insertSql(APPOINTMENT_ROW);
+
 /** Puts an appointment on the agent's agenda. */
 export async function insertAppointment(tx: Queryable, a: NewAppointment): Promise<void> {
-  await tx.query(
-    `INSERT INTO appointments (agent_id, appointment_id, lead_id, scheduled_at, appointment_timezone, schedule_type,
-                               status, setter_dialer_name, join_url, cancel_url, reschedule_url, external_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [
-      a.agent_id,
-      a.appointment_id,
-      a.lead_id,
-      a.scheduled_at,
-      a.appointment_timezone,
-      a.schedule_type,
-      a.status,
-      a.setter_dialer_name,
-      a.join_url,
-      a.cancel_url,
-      a.reschedule_url,
-      a.external_id,
-    ],
-  );
+  await tx.query(INSERT_APPOINTMENT, appointmentRow(a));
 }
 
 export interface BookedAppointment {

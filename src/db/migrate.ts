@@ -50,10 +50,23 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
   });
 }
 
-/** Splits a migration on `;` at line ends; our migrations keep one statement per `;`. */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*$/m)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter((s) => s.length > 0);
+/**
+ * Splits a migration on `;` at line ends; our migrations keep one statement per `;`. A function
+ * body between `$$` lines is part of its statement, its own `;`s included.
+ */
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let current: string[] = [];
+  let inBody = false;
+  for (const line of sql.split('\n')) {
+    if (!inBody && /^\s*--/.test(line)) continue;
+    current.push(line);
+    if ((line.match(/\$\$/g) ?? []).length % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      statements.push(current.join('\n').replace(/;\s*$/, ''));
+      current = [];
+    }
+  }
+  statements.push(current.join('\n'));
+  return statements.map((s) => s.trim()).filter((s) => s.length > 0);
 }

@@ -1,9 +1,7 @@
-import type { Database } from '../db/index.ts';
-import { findActiveSourceByToken, type AuthenticatedSource } from '../sources/source-repository.ts';
 import { isWellFormedToken } from '../sources/tokens.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { rejected, type Rejected } from './result.ts';
-import type { UnknownTokens } from './unknown-tokens.ts';
+import type { SourceClaim, SourceDirectory } from './source-directory.ts';
 
 /** The tokens a request presents: the `/v/<TOKEN>` path segment (undefined on the header route) and the header. */
 export interface PresentedTokens {
@@ -11,32 +9,35 @@ export interface PresentedTokens {
   header: string | string[] | undefined;
 }
 
+export interface Authenticated {
+  kind: 'authenticated';
+  token: string;
+  claim: SourceClaim;
+}
+
 /**
- * The first step of a delivery, run before the body is read: token present → token valid and
- * active → rate limit. A valid token is looked up on every request, so a regenerated or disabled
- * one is refused at once by every process; a token found unknown is refused from memory for a
- * few seconds (unknown-tokens.ts).
+ * The first step of a delivery, run before the body is read: token present → token names an
+ * active source → rate limit. The source may come from memory (source-directory.ts); the write
+ * confirms it. A refusal that no write follows is only given on the database's word: a revoked
+ * token over its rate limit is told 401, not 429.
  */
 export async function authenticate(
-  db: Database,
-  guards: { limiter: RateLimiter; unknown: UnknownTokens },
+  guards: { directory: SourceDirectory; limiter: RateLimiter },
   presented: PresentedTokens,
-): Promise<{ kind: 'authenticated'; source: AuthenticatedSource } | Rejected> {
+): Promise<Authenticated | Rejected> {
   const token = chooseToken(presented);
   if (typeof token !== 'string') return token;
-  if (!isWellFormedToken(token) || guards.unknown.has(token)) return rejected('INVALID_SOURCE_TOKEN');
-  const source = await findActiveSourceByToken(db, token);
-  if (!source) {
-    guards.unknown.add(token);
-    return rejected('INVALID_SOURCE_TOKEN');
-  }
-  const wait = guards.limiter.take(source.source_id);
+  if (!isWellFormedToken(token)) return rejected('INVALID_SOURCE_TOKEN');
+  const claim = await guards.directory.find(token);
+  if (!claim) return rejected('INVALID_SOURCE_TOKEN');
+  const wait = guards.limiter.take(claim.source.source_id);
   if (wait > 0) {
+    if (!claim.confirmed && !(await guards.directory.confirm(token))) return rejected('INVALID_SOURCE_TOKEN');
     return rejected('RATE_LIMITED', `Over the limit for this source token; retry in ${wait} s`, {
       retryAfterSeconds: wait,
     });
   }
-  return { kind: 'authenticated', source };
+  return { kind: 'authenticated', token, claim };
 }
 
 /** The token of the header or of the path; when both are sent they must agree. */

@@ -1,6 +1,7 @@
 import type { ResolvedAppointment } from '../appointments/schedule.ts';
 import { LIMITS } from '../config.ts';
 import { ERRORS, errorBody, unavailableError, type ErrorBody, type ErrorCode } from '../errors.ts';
+import { isSameContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
 import type { LeadStatus } from '../leads/lead-status.ts';
@@ -60,6 +61,16 @@ export function unavailable(cause?: unknown): Rejected {
     retryAfterSeconds: seconds,
     ...(cause !== undefined ? { cause } : {}),
   });
+}
+
+/** The answer to a delivery whose idempotency key is already used: its replay, or a refusal. */
+export function answerForUsedKey(
+  used: { contact: ContactFingerprint; response: JsonObject | null },
+  fingerprint: ContactFingerprint,
+): DeliveryResult {
+  if (!isSameContact(used.contact, fingerprint)) return rejected('IDEMPOTENCY_KEY_REUSED');
+  if (!used.response) throw new Error('idempotency key row without a response');
+  return { kind: 'replayed', answer: used.response };
 }
 
 export const LISTEN_MESSAGE = 'Sample received for mapping. Check the lead source in the app.';

@@ -4,12 +4,11 @@ import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import { ERRORS } from '../errors.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { AuthenticatedSource } from '../sources/source-repository.ts';
-import { authenticate } from './authenticate.ts';
+import { authenticate, type Authenticated } from './authenticate.ts';
 import { deliver } from './deliver.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import { createUnknownTokens } from './unknown-tokens.ts';
 import { rejected, toAnswer, unavailable, type DeliveryResult, type Rejected } from './result.ts';
+import { createSourceDirectory } from './source-directory.ts';
 
 export const GATEWAY_PATH = '/v1/inbound-lead-gateway';
 
@@ -21,7 +20,7 @@ export interface GatewayDeps {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    source?: AuthenticatedSource;
+    sender?: Authenticated;
   }
 }
 
@@ -35,31 +34,35 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LIMITS.maxBodyBytes }, (_req, body, done) =>
     done(null, body),
   );
-  // What Fastify itself refuses (the body reader) or a fault nobody expected: answered the same way.
-  app.setErrorHandler((err: FastifyError, request, reply) =>
-    send(request, reply, failure(err), deps.metrics),
-  );
-  const guards = { limiter: createRateLimiter(deps.rateLimit), unknown: createUnknownTokens() };
+  const guards = { limiter: createRateLimiter(deps.rateLimit), directory: createSourceDirectory(deps.db) };
+  // What Fastify itself refuses (the body reader) or a fault nobody expected: answered the same way,
+  // once the database confirms a token taken from memory (a revoked token is told 401).
+  app.setErrorHandler(async (err: FastifyError, request, reply) => {
+    const sender = request.sender;
+    const revoked = sender && !sender.claim.confirmed && !(await guards.directory.confirm(sender.token));
+    return send(request, reply, revoked ? rejected('INVALID_SOURCE_TOKEN') : failure(err), deps.metrics);
+  });
   const otherMethods = app.supportedMethods.filter((m) => m !== 'POST') as HTTPMethods[];
 
   const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as { token?: string } | undefined;
-    const auth = await authenticate(deps.db, guards, {
+    const auth = await authenticate(guards, {
       path: params && 'token' in params ? (params.token ?? '') : undefined,
       header: request.headers['x-source-token'],
     });
     if (auth.kind === 'rejected') return send(request, reply, auth, deps.metrics);
-    request.source = auth.source;
+    request.sender = auth;
   };
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const source = request.source;
-    if (!source) return send(request, reply, rejected('MISSING_SOURCE_TOKEN'), deps.metrics);
-    const result = await deliver(deps.db, source, {
+    const sender = request.sender;
+    if (!sender) return send(request, reply, rejected('MISSING_SOURCE_TOKEN'), deps.metrics);
+    const result = await deliver(deps.db, sender.claim, {
       rawBody: request.body as Buffer | undefined,
       contentType: request.headers['content-type'],
       idempotencyHeader: request.headers['idempotency-key'],
       signatureHeader: request.headers['calendly-webhook-signature'],
       log: request.log,
+      confirm: () => guards.directory.confirm(sender.token),
     });
     return send(request, reply, result, deps.metrics);
   };

@@ -16,7 +16,9 @@ import { recordListenEvent, recordListenSample } from './listen.ts';
 import { appointmentMessages } from './outbox-messages.ts';
 import { prepareLead } from './prepare-lead.ts';
 import { rejected, type DeliveryResult } from './result.ts';
-import { bookingEventRow, failedWrite, writeDelivery } from './write-delivery.ts';
+import { bookingEventRow } from './plan-write.ts';
+import type { SourceClaim, Unconfirmed } from './source-directory.ts';
+import { failedWrite, writeDelivery } from './write-delivery.ts';
 
 type NoShowEvent = Extract<BookingEvent, { kind: 'no_show' }>;
 
@@ -28,10 +30,11 @@ type NoShowEvent = Extract<BookingEvent, { kind: 'no_show' }>;
  */
 export async function deliverSchedulerEvent(
   db: Database,
-  source: AuthenticatedSource,
+  claim: SourceClaim,
   event: BookingEvent,
   request: { body: JsonObject; rawBody: Buffer | undefined; signatureHeader: string | string[] | undefined },
-): Promise<DeliveryResult> {
+): Promise<DeliveryResult | Unconfirmed> {
+  const { source } = claim;
   if (source.signing_key) {
     const check = verifySchedulerSignature({
       header: request.signatureHeader,
@@ -59,7 +62,7 @@ export async function deliverSchedulerEvent(
       if (!asNew.hasName) return rejected('MISSING_NAME');
       const uri = event.inviteeUri;
       const canceled = event.event === 'invitee.canceled';
-      return writeDelivery(db, source, {
+      return writeDelivery(db, claim, {
         lead,
         ...(asNew === lead ? {} : { leadIfNew: asNew }),
         replayKey: event.replayKey,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
+import { insertSql, type RowShape } from '../db/row-shape.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { LeadFields } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
@@ -21,51 +22,90 @@ export interface NewLead {
   body_format: string;
 }
 
-// The consent evidence with the time it arrived, or null (SQL: `$n` is the evidence as json or null).
+// The consent evidence with the time it arrived, or null (SQL: `$` is the evidence as json or null).
 const withArrival = (param: string) =>
   `${param}::jsonb || jsonb_build_object('received_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
-export async function insertLead(tx: Queryable, leadId: string, lead: NewLead): Promise<void> {
-  await tx.query(
-    `INSERT INTO leads (agent_id, lead_id, source_id, idempotency_key, status, name, first_name, last_name,
-                        phone, email, campaign_name, fields, custom_fields, consent, body_format)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${withArrival('$14')}, $15)`,
-    [
-      lead.agent_id,
-      leadId,
-      lead.source_id,
-      lead.idempotency_key,
-      ...leadValues(lead),
-      consentJson(lead.consent),
-      lead.body_format,
-    ],
-  );
+/** A new lead's row; `leadRow` gives its values in this order. */
+export const LEAD_ROW: RowShape = {
+  table: 'leads',
+  columns: [
+    { name: 'agent_id', type: 'uuid' },
+    { name: 'lead_id', type: 'uuid' },
+    { name: 'source_id', type: 'uuid' },
+    { name: 'idempotency_key', type: 'text' },
+    { name: 'status', type: 'text' },
+    { name: 'name', type: 'text' },
+    { name: 'first_name', type: 'text' },
+    { name: 'last_name', type: 'text' },
+    { name: 'phone', type: 'text' },
+    { name: 'email', type: 'text' },
+    { name: 'campaign_name', type: 'text' },
+    { name: 'fields', type: 'jsonb' },
+    { name: 'custom_fields', type: 'jsonb' },
+    { name: 'consent', type: 'jsonb', value: withArrival('$') },
+    { name: 'body_format', type: 'text' },
+  ],
+};
+
+export function leadRow(leadId: string, lead: NewLead): unknown[] {
+  return [
+    lead.agent_id,
+    leadId,
+    lead.source_id,
+    lead.idempotency_key,
+    ...leadValues(lead),
+    consentJson(lead.consent),
+    lead.body_format,
+  ];
 }
 
-export async function insertHistory(
-  tx: Queryable,
-  entry: {
-    agent_id: string;
-    lead_id: string;
-    source_id: string | null;
-    event: string;
-    changes?: object;
-    details?: object;
-  },
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO lead_history (agent_id, history_id, lead_id, source_id, event, changes, details)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      entry.agent_id,
-      randomUUID(),
-      entry.lead_id,
-      entry.source_id,
-      entry.event,
-      JSON.stringify(entry.changes ?? {}),
-      JSON.stringify(entry.details ?? {}),
-    ],
-  );
+const INSERT_LEAD = insertSql(LEAD_ROW);
+
+export async function insertLead(tx: Queryable, leadId: string, lead: NewLead): Promise<void> {
+  await tx.query(INSERT_LEAD, leadRow(leadId, lead));
+}
+
+/** One line of a lead's history: what happened to it, and what changed. */
+export interface NewHistoryEntry {
+  agent_id: string;
+  lead_id: string;
+  source_id: string | null;
+  event: string;
+  changes?: object;
+  details?: object;
+}
+
+/** A history line's row; `historyRow` gives its values in this order. */
+export const HISTORY_ROW: RowShape = {
+  table: 'lead_history',
+  columns: [
+    { name: 'agent_id', type: 'uuid' },
+    { name: 'history_id', type: 'uuid' },
+    { name: 'lead_id', type: 'uuid' },
+    { name: 'source_id', type: 'uuid' },
+    { name: 'event', type: 'text' },
+    { name: 'changes', type: 'jsonb' },
+    { name: 'details', type: 'jsonb' },
+  ],
+};
+
+export function historyRow(entry: NewHistoryEntry): unknown[] {
+  return [
+    entry.agent_id,
+    randomUUID(),
+    entry.lead_id,
+    entry.source_id,
+    entry.event,
+    JSON.stringify(entry.changes ?? {}),
+    JSON.stringify(entry.details ?? {}),
+  ];
+}
+
+const INSERT_HISTORY = insertSql(HISTORY_ROW);
+
+export async function insertHistory(tx: Queryable, entry: NewHistoryEntry): Promise<void> {
+  await tx.query(INSERT_HISTORY, historyRow(entry));
 }
 
 /** Reads a lead and locks its row until the transaction ends: merges of one lead queue up. */
@@ -85,26 +125,34 @@ export async function lockLead(tx: Queryable, agentId: string, leadId: string): 
   return { lead_id: row.lead_id, status: row.status, fields, custom_fields: row.custom_fields };
 }
 
+/** A repeat contact's lead after the merge. */
+export interface LeadUpdate {
+  status: LeadStatus;
+  fields: LeadFields;
+  custom_fields: JsonObject;
+  consent: ConsentEvidence | null;
+  body_format: string;
+}
+
+const UPDATE_LEAD = `UPDATE leads SET status = $3, name = $4, first_name = $5, last_name = $6, phone = $7,
+       email = $8, campaign_name = $9, fields = $10, custom_fields = $11, updated_at = now(),
+       consent = COALESCE(${withArrival('$12')}, consent), body_format = $13
+ WHERE agent_id = $1 AND lead_id = $2`;
+
 export async function updateLead(
   tx: Queryable,
   agentId: string,
   leadId: string,
-  update: {
-    status: LeadStatus;
-    fields: LeadFields;
-    custom_fields: JsonObject;
-    consent: ConsentEvidence | null;
-    body_format: string;
-  },
+  update: LeadUpdate,
 ): Promise<void> {
   // A delivery that does not state consent leaves the evidence as it was (null || … is null).
-  await tx.query(
-    `UPDATE leads SET status = $3, name = $4, first_name = $5, last_name = $6, phone = $7, email = $8,
-            campaign_name = $9, fields = $10, custom_fields = $11, updated_at = now(),
-            consent = COALESCE(${withArrival('$12')}, consent), body_format = $13
-      WHERE agent_id = $1 AND lead_id = $2`,
-    [agentId, leadId, ...leadValues(update), consentJson(update.consent), update.body_format],
-  );
+  await tx.query(UPDATE_LEAD, [
+    agentId,
+    leadId,
+    ...leadValues(update),
+    consentJson(update.consent),
+    update.body_format,
+  ]);
 }
 
 const consentJson = (consent: ConsentEvidence | null) => (consent ? JSON.stringify(consent) : null);

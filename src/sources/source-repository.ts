@@ -17,6 +17,11 @@ export interface AuthenticatedSource {
   signing_key: string | null;
   auto_sync_enabled: boolean;
   mapping_rules: StoredMappingRules;
+  /**
+   * Bumped by the database on every change a delivery reads (the source, its agent's time zone, its
+   * destinations): a copy kept in memory is current while its revision is.
+   */
+  revision: number;
 }
 
 export interface SourceRow {
@@ -32,25 +37,49 @@ export interface SourceRow {
 /** The source as a delivery sees it, with its agent's zone and whether it syncs to a partner. */
 const DELIVERY_SOURCE_SELECT = `
   SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
-         s.mapping_rules,
+         s.mapping_rules, s.revision,
          EXISTS (SELECT 1 FROM sync_destinations d
                   WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active
                     AND d.kind = 'partner_sync') AS auto_sync_enabled
     FROM sources s JOIN agents a ON a.agent_id = s.agent_id`;
 
-/**
- * Looks the token up on every request (no cache), so a regenerated or disabled token is refused
- * on the very next request by every running instance.
- */
+const SOURCES_BY_TOKEN_HASH = `${DELIVERY_SOURCE_SELECT.replace('SELECT', 'SELECT s.token_hash,')}
+  WHERE s.token_hash = ANY($1::text[]) AND s.active`;
+
+/** The active source a token names, or null. */
 export async function findActiveSourceByToken(
   db: Queryable,
   token: string,
 ): Promise<AuthenticatedSource | null> {
-  const { rows } = await db.query<AuthenticatedSource>(
-    `${DELIVERY_SOURCE_SELECT} WHERE s.token_hash = $1 AND s.active`,
-    [hashToken(token)],
+  const hash = hashToken(token);
+  return (await findActiveSourcesByTokenHash(db, [hash])).get(hash) ?? null;
+}
+
+/** The active sources some token hashes name, by hash, in one query; a hash not found names none. */
+export async function findActiveSourcesByTokenHash(
+  db: Queryable,
+  hashes: readonly string[],
+): Promise<Map<string, AuthenticatedSource>> {
+  const { rows } = await db.query<AuthenticatedSource & { token_hash: string }>(SOURCES_BY_TOKEN_HASH, [
+    hashes,
+  ]);
+  return new Map(rows.map(({ token_hash, ...source }) => [token_hash, source]));
+}
+
+/**
+ * Whether the token still names this source, active, at this revision: what a write checks, in its
+ * own transaction, when the gateway took the source from memory.
+ */
+export async function isSourceCurrent(
+  db: Queryable,
+  tokenHash: string,
+  source: Pick<AuthenticatedSource, 'source_id' | 'revision'>,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'SELECT 1 FROM sources WHERE token_hash = $1 AND source_id = $2 AND revision = $3 AND active',
+    [tokenHash, source.source_id, source.revision],
   );
-  return rows[0] ?? null;
+  return rowCount > 0;
 }
 
 /** A source as a delivery to it sees it (active or not), by id: what a re-mapped sample is mapped with. */

@@ -2,27 +2,27 @@ import type { Database, Queryable } from '../../src/db/index.ts';
 
 /**
  * Wraps a database so a test can make it fail: `down` makes every statement fail like a lost
- * connection; `failWhen` fails the matching statements inside transactions.
+ * connection; `failWhen` fails the matching statements, in a transaction or not.
  */
 export function faultyDb(db: Database) {
   const state = { down: false, failWhen: undefined as ((sql: string) => boolean) | undefined };
-  const check = (sql: string, inTx: boolean) => {
+  const check = (sql: string) => {
     if (state.down)
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    if (inTx && state.failWhen?.(sql)) throw new Error(`injected failure: ${sql.slice(0, 40)}`);
+    if (state.failWhen?.(sql)) throw new Error(`injected failure: ${sql.slice(0, 40)}`);
   };
   const wrapped: Database = {
     kind: db.kind,
     async query(sql, params) {
-      check(sql, false);
+      check(sql);
       return db.query(sql, params);
     },
     async withTransaction(fn) {
-      check('BEGIN', false);
+      check('BEGIN');
       return db.withTransaction((tx: Queryable) =>
         fn({
           async query(sql, params) {
-            check(sql, true);
+            check(sql);
             return tx.query(sql, params);
           },
         }),

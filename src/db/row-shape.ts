@@ -1,0 +1,31 @@
+/**
+ * The shape of a row a repository inserts: its table and columns, each with its SQL type. The
+ * repository's INSERT and any statement that writes the same row among others (the gateway's
+ * one-statement delivery) are made from it once, at start, so the two can never disagree.
+ */
+export interface RowShape {
+  table: string;
+  columns: ReadonlyArray<{
+    name: string;
+    type: string;
+    /** The SQL the parameter goes through, `$` standing for it (default: the parameter itself). */
+    value?: string;
+  }>;
+}
+
+/** Each column's value expression, its parameters numbered from `first`: `$3::uuid`, … */
+export function valueExpressions(shape: RowShape, first: number): string[] {
+  return shape.columns.map((c, i) => {
+    const param = `$${first + i}::${c.type}`;
+    return c.value ? c.value.replaceAll('$', () => param) : param;
+  });
+}
+
+/** `INSERT INTO table (columns) VALUES ($1, …)`: the row's own statement. */
+export function insertSql(shape: RowShape): string {
+  return `INSERT INTO ${shape.table} (${columnList(shape)}) VALUES (${valueExpressions(shape, 1).join(', ')})`;
+}
+
+export function columnList(shape: RowShape): string {
+  return shape.columns.map((c) => c.name).join(', ');
+}

@@ -1,0 +1,110 @@
+import { LIMITS } from '../config.ts';
+import type { Queryable } from '../db/index.ts';
+import { findActiveSourcesByTokenHash, type AuthenticatedSource } from '../sources/source-repository.ts';
+import { hashToken } from '../sources/tokens.ts';
+import { createUnknownTokens, type UnknownTokens } from './unknown-tokens.ts';
+
+/** The sender's source as one request knows it. */
+export interface SourceClaim {
+  source: AuthenticatedSource;
+  /** SHA-256 of the token: what the database knows the token by. */
+  tokenHash: string;
+  /**
+   * true when this request read the source from the database; false when it came from this
+   * process's memory, so the database must still confirm the token (active, same revision) before
+   * anything is written or answered — in the write itself where the path has one.
+   */
+  confirmed: boolean;
+}
+
+/**
+ * A step that needs the database's word on a source the request took from memory, or whose write
+ * found the token revoked or the source changed: nothing was written. The gateway asks the
+ * database (`confirm`) and delivers again with what it says — or answers 401.
+ */
+export const UNCONFIRMED = { kind: 'unconfirmed' } as const;
+export type Unconfirmed = typeof UNCONFIRMED;
+
+/**
+ * Which source a token names, for the gateway. A token seen lately is answered from memory
+ * (provisionally: every write checks the token and the source's revision in its own statement, so a
+ * revoked token fails on its very next request). Tokens found unknown are refused from memory for a
+ * few seconds. Every other lookup waits for the next turn of the event loop and goes to the
+ * database with the others that arrived in the same turn: one query for a burst of requests, and a
+ * flood of made-up tokens costs a query per burst, not per request.
+ */
+export interface SourceDirectory {
+  /** null: the token names no active source. */
+  find(token: string): Promise<SourceClaim | null>;
+  /** The database's word now, whatever memory holds; memory follows it. */
+  confirm(token: string): Promise<SourceClaim | null>;
+}
+
+export function createSourceDirectory(
+  db: Queryable,
+  opts: { knownTtlMs?: number; max?: number; now?: () => number; unknown?: UnknownTokens } = {},
+): SourceDirectory {
+  const ttlMs = opts.knownTtlMs ?? LIMITS.knownTokenCacheMs;
+  const max = opts.max ?? LIMITS.knownTokenCacheSize;
+  const now = opts.now ?? Date.now;
+  const unknown = opts.unknown ?? createUnknownTokens({ now });
+  const known = new Map<string, { claim: SourceClaim; until: number }>();
+  const lookup = batchedLookup(db);
+
+  const confirm = async (token: string): Promise<SourceClaim | null> => {
+    const key = token.toLowerCase();
+    const tokenHash = hashToken(key);
+    const source = await lookup(tokenHash);
+    if (!source) {
+      known.delete(key);
+      unknown.add(key);
+      return null;
+    }
+    if (known.size >= max && !known.has(key)) known.clear();
+    known.set(key, { claim: { source, tokenHash, confirmed: false }, until: now() + ttlMs });
+    return { source, tokenHash, confirmed: true };
+  };
+
+  return {
+    async find(token) {
+      const key = token.toLowerCase();
+      if (unknown.has(key)) return null;
+      const remembered = known.get(key);
+      if (remembered && remembered.until > now()) return remembered.claim;
+      return confirm(key);
+    },
+    confirm,
+  };
+}
+
+/**
+ * Lookups by token hash, gathered for one turn of the event loop and made in one query (at most
+ * LIMITS.tokenLookupBatch hashes each).
+ */
+function batchedLookup(db: Queryable): (tokenHash: string) => Promise<AuthenticatedSource | null> {
+  type Waiter = { resolve: (s: AuthenticatedSource | null) => void; reject: (e: unknown) => void };
+  let pending = new Map<string, Waiter[]>();
+  const flush = () => {
+    const batch = pending;
+    pending = new Map();
+    const hashes = [...batch.keys()];
+    for (let i = 0; i < hashes.length; i += LIMITS.tokenLookupBatch) {
+      const part = hashes.slice(i, i + LIMITS.tokenLookupBatch);
+      findActiveSourcesByTokenHash(db, part).then(
+        (found) => {
+          for (const hash of part) for (const w of batch.get(hash) ?? []) w.resolve(found.get(hash) ?? null);
+        },
+        (err: unknown) => {
+          for (const hash of part) for (const w of batch.get(hash) ?? []) w.reject(err);
+        },
+      );
+    }
+  };
+  return (tokenHash) =>
+    new Promise((resolve, reject) => {
+      if (pending.size === 0) setImmediate(flush);
+      const waiters = pending.get(tokenHash);
+      if (waiters) waiters.push({ resolve, reject });
+      else pending.set(tokenHash, [{ resolve, reject }]);
+    });
+}

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '../src/config.ts';
+import { regenerateSourceToken } from '../src/sources/source-repository.ts';
+import { addDestination, adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { deliver } from './support/deliver.ts';
+import { bookingFixtureText } from './fixtures/booking/load.ts';
+
+// A gateway process keeps a token's source in memory after its first request
+// (src/gateway/source-directory.ts). Every test here first delivers once, so the source is remembered,
+// then changes it behind the process's back and checks that the very next request sees the change.
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const splitAppointment = (name: string) => ({
+  name,
+  appointment_date: '01/15/2027',
+  appointment_time: '2:30 PM',
+});
+
+describe('a source remembered by the process', () => {
+  it("When the agent's time zone changes, then the next delivery books in the new zone", async () => {
+    const s = await seedSource(t.db, 'Zone Agent', 'America/Chicago');
+    const before = await deliver(t.app, s.token, splitAppointment('Zone One'));
+    expect(before.json().appointment_timezone).toBe('America/Chicago');
+    expect(
+      (await adminInject(t.app, 'PATCH', `/agents/${s.agent_id}`, { timezone: 'America/Denver' })).statusCode,
+    ).toBe(200);
+    const after = await deliver(t.app, s.token, splitAppointment('Zone Two'));
+    expect(after.json().appointment_timezone).toBe('America/Denver');
+    expect(after.json().scheduled_at).toBe('2027-01-15T21:30:00.000Z');
+  });
+
+  it('When the source gets mapping rules, then the next delivery is mapped with them', async () => {
+    const s = await seedSource(t.db, 'Rules Agent');
+    expect((await deliver(t.app, s.token, { name: 'Rule Before', '1.3': 'Gravity' })).statusCode).toBe(200);
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/admin/sources/${s.source_id}/mapping`,
+      headers: { authorization: 'Bearer test-admin-key-0123456789', 'content-type': 'application/json' },
+      payload: JSON.stringify({ rules: { '1.3': 'first_name', '1.6': 'last_name' } }),
+    });
+    expect(put.statusCode).toBe(200);
+    const after = await deliver(t.app, s.token, { '1.3': 'Greta', '1.6': 'Gravity' });
+    expect(after.statusCode).toBe(200);
+    const { rows } = await t.db.query<{ name: string }>('SELECT name FROM leads WHERE lead_id = $1', [
+      after.json().lead_id,
+    ]);
+    expect(rows[0]?.name).toBe('Greta Gravity');
+  });
+
+  it('When a partner destination is added, then the next answer says auto_sync_enabled', async () => {
+    const s = await seedSource(t.db, 'Sync Agent');
+    expect((await deliver(t.app, s.token, { name: 'Sync Before' })).json().auto_sync_enabled).toBe(false);
+    expect((await addDestination(t.app, s.source_id, { url: 'http://127.0.0.1:9/hook' })).statusCode).toBe(
+      201,
+    );
+    expect((await deliver(t.app, s.token, { name: 'Sync After' })).json().auto_sync_enabled).toBe(true);
+  });
+});
+
+describe('a remembered token, revoked', () => {
+  // Each case has a source of its own: once refused, a token is remembered as unknown, and the
+  // next case would not reach the path it is about.
+  const revoked: Array<{ agent_id: string; source_id: string; token: string }> = [];
+  const rememberedThenRevoked = async () => {
+    const s = await seedSource(t.db, 'Revoked Agent');
+    const first = await deliver(
+      t.app,
+      s.token,
+      { name: 'Known Contact', phone: '2145550990' },
+      { headers: { 'idempotency-key': 'revoked-1' } },
+    );
+    expect(first.statusCode).toBe(200);
+    await regenerateSourceToken(t.db, s.source_id);
+    revoked.push(s);
+    return s.token;
+  };
+
+  const big = 'x'.repeat(LIMITS.maxBodyBytes + 10);
+  it.each([
+    ['a new contact', (token: string) => deliver(t.app, token, { name: 'New Contact', phone: '2145550991' })],
+    [
+      'a repeat contact',
+      (token: string) => deliver(t.app, token, { name: 'Known Contact', phone: '2145550990' }),
+    ],
+    [
+      'a retry under a used key',
+      (token: string) =>
+        deliver(
+          t.app,
+          token,
+          { name: 'Known Contact', phone: '2145550990' },
+          { headers: { 'idempotency-key': 'revoked-1' } },
+        ),
+    ],
+    ['a Listen sample', (token: string) => deliver(t.app, token, { name: 'Listen', listen: true })],
+    ['a lead without a name', (token: string) => deliver(t.app, token, { phone: '2145550992' })],
+    ['a body that is not JSON', (token: string) => deliver(t.app, token, null, { raw: '{"name": ' })],
+    [
+      'a body over the size limit',
+      (token: string) => deliver(t.app, token, null, { raw: `{"name":"${big}"}` }),
+    ],
+    [
+      'a booking-scheduler event',
+      (token: string) => deliver(t.app, token, null, { raw: bookingFixtureText('invitee-created') }),
+    ],
+  ])('When it sends %s, then it is refused 401', async (_what, send) => {
+    const res = await send(await rememberedThenRevoked());
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error_code).toBe('INVALID_SOURCE_TOKEN');
+  });
+
+  it('When it is over its rate limit, then it is told 401, not 429', async () => {
+    const limited = await createTestApp({ testDb: t.testDb, rateLimit: { rps: 1, burst: 1 } });
+    try {
+      const r = await seedSource(t.db, 'Limited Agent');
+      expect((await deliver(limited.app, r.token, { name: 'First' })).statusCode).toBe(200);
+      expect((await deliver(limited.app, r.token, { name: 'Second' })).statusCode).toBe(429);
+      await regenerateSourceToken(t.db, r.source_id);
+      expect((await deliver(limited.app, r.token, { name: 'Third' })).statusCode).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('When all that was refused, then no source kept more than its first lead: no sample, event or key', async () => {
+    const count = async (table: string) => {
+      const { rows } = await t.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${table} WHERE source_id = ANY($1::uuid[])`,
+        [revoked.map((r) => r.source_id)],
+      );
+      return rows[0]?.n;
+    };
+    expect(revoked).toHaveLength(8);
+    expect(await count('leads')).toBe(8);
+    expect(await count('idempotency_keys')).toBe(8);
+    expect(await count('listen_samples')).toBe(0);
+    expect(await count('booking_events')).toBe(0);
+  });
+});
