@@ -225,6 +225,15 @@ describe('speed to lead: the first text', () => {
     expect(await texts(first.json().lead_id)).toHaveLength(1);
   });
 
+  it('When the same contact is delivered twice before the dispatcher runs, then its one round texts it once', async () => {
+    const src = await source();
+    const lead = { name: 'Twice Theo', phone: '3125550119', state: 'IL', sms_consent: true };
+    const first = await deliver(t.app, src.token, lead);
+    await deliver(t.app, src.token, { ...lead, notes: 'asked again' });
+    expect((await dispatcherAt(new Date()).runOnce()).dispatched).toBeGreaterThanOrEqual(2);
+    expect(await texts(first.json().lead_id)).toHaveLength(1);
+  });
+
   it('When the prospect answers STOP, then the scheduled text is suppressed, no later delivery texts them, and the opt-out shows on the lead', async () => {
     const src = await source();
     const lead = { name: 'Stop Steve', phone: '3125550110', state: 'IL', sms_consent: true };

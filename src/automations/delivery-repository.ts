@@ -17,23 +17,25 @@ export interface NewDelivery {
   body: JsonObject;
 }
 
+/** Every delivery of a fan-out round, in one statement; one already made for its message is kept. */
 export async function insertDeliveries(tx: Queryable, deliveries: readonly NewDelivery[]): Promise<void> {
-  for (const d of deliveries) {
-    await tx.query(
-      `INSERT INTO webhook_deliveries (agent_id, delivery_id, message_id, destination_id, lead_id, seq, topic, body)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (agent_id, message_id, destination_id) DO NOTHING`,
-      [
-        d.agent_id,
-        randomUUID(),
-        d.message_id,
-        d.destination_id,
-        d.lead_id,
-        d.seq,
-        d.topic,
-        JSON.stringify(d.body),
-      ],
-    );
-  }
+  if (deliveries.length === 0) return;
+  const column = <K extends keyof NewDelivery>(key: K) => deliveries.map((d) => d[key]);
+  await tx.query(
+    `INSERT INTO webhook_deliveries (agent_id, delivery_id, message_id, destination_id, lead_id, seq, topic, body)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::uuid[], $6::bigint[], $7::text[], $8::jsonb[])
+     ON CONFLICT (agent_id, message_id, destination_id) DO NOTHING`,
+    [
+      column('agent_id'),
+      deliveries.map(() => randomUUID()),
+      column('message_id'),
+      column('destination_id'),
+      column('lead_id'),
+      column('seq'),
+      column('topic'),
+      deliveries.map((d) => JSON.stringify(d.body)),
+    ],
+  );
 }
 
 /** A delivery a worker has taken: it alone sends it until its lease runs out. */

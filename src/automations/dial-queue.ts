@@ -4,14 +4,22 @@ import { iso, type Queryable } from '../db/index.ts';
 import { leadZone } from './lead-zone.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
-export async function addCallTask(
+/** Call tasks, one per lead event, in one statement; one already made for its message is kept. */
+export async function addCallTasks(
   tx: Queryable,
-  t: { agent_id: string; lead_id: string; message_id: string },
+  tasks: ReadonlyArray<{ agent_id: string; lead_id: string; message_id: string }>,
 ): Promise<void> {
+  if (tasks.length === 0) return;
   await tx.query(
-    `INSERT INTO dial_tasks (agent_id, task_id, lead_id, message_id) VALUES ($1, $2, $3, $4)
+    `INSERT INTO dial_tasks (agent_id, task_id, lead_id, message_id)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[])
      ON CONFLICT (agent_id, message_id) DO NOTHING`,
-    [t.agent_id, randomUUID(), t.lead_id, t.message_id],
+    [
+      tasks.map((t) => t.agent_id),
+      tasks.map(() => randomUUID()),
+      tasks.map((t) => t.lead_id),
+      tasks.map((t) => t.message_id),
+    ],
   );
 }
 

@@ -1,12 +1,12 @@
 import type { Database, Queryable } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
-import { getLeadView } from '../leads/lead-queries.ts';
-import { insertDeliveries } from './delivery-repository.ts';
+import { getLeadViews } from '../leads/lead-queries.ts';
+import { insertDeliveries, type NewDelivery } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
-import { addCallTask } from './dial-queue.ts';
+import { addCallTasks } from './dial-queue.ts';
+import { followUpsFor, loadFollowUpAgents, type FollowUpRequest } from './follow-up.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
-import { followUpFor, loadFollowUpAgent, type FollowUpAgent } from './follow-up.ts';
-import { scheduleText } from './sms-repository.ts';
+import { scheduleTexts, type NewText } from './sms-repository.ts';
 
 // Any constant, with the schema's name: one fan-out at a time per installation (several may share
 // one database under different schemas), so messages are handed on in their order.
@@ -26,7 +26,9 @@ interface OutboxRow {
  * Hands up to `limit` outbox messages on, oldest first, in one transaction: a webhook delivery per
  * subscribed destination, the call task and the first text. A message is dispatched exactly once —
  * the transaction that creates its deliveries also marks it — and a worker that finds another
- * fanning out goes on to send instead. Returns how many messages it dispatched.
+ * fanning out goes on to send instead. The round reads and writes for all its messages at once (a
+ * handful of statements, however many messages), deciding each in order. Returns how many messages
+ * it dispatched.
  */
 export async function fanOut(db: Database, limit: number, now: Date): Promise<number> {
   return db.withTransaction(async (tx) => {
@@ -40,73 +42,96 @@ export async function fanOut(db: Database, limit: number, now: Date): Promise<nu
         WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
-    const agents = new Map<string, FollowUpAgent | undefined>();
-    for (const message of rows) await dispatch(tx, message, now, agents);
-    if (rows.length > 0) {
-      await tx.query('UPDATE outbox SET dispatched_at = now() WHERE message_id = ANY($1::uuid[])', [
-        rows.map((m) => m.message_id),
-      ]);
-    }
+    if (rows.length === 0) return 0;
+    const leads = await getLeadViews(
+      tx,
+      rows.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
+    );
+    const leadOf = (m: OutboxRow) =>
+      m.lead_id ? (leads.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
+    await insertDeliveries(tx, await webhookDeliveries(tx, rows, leadOf));
+    await followUp(tx, rows, leadOf, now);
+    await tx.query('UPDATE outbox SET dispatched_at = now() WHERE message_id = ANY($1::uuid[])', [
+      rows.map((m) => m.message_id),
+    ]);
     return rows.length;
   });
 }
 
-async function dispatch(
+/** A delivery of each message to each destination of its source that takes its topic. */
+async function webhookDeliveries(
   tx: Queryable,
-  m: OutboxRow,
-  now: Date,
-  agents: Map<string, FollowUpAgent | undefined>,
-): Promise<void> {
-  const lead = m.lead_id ? ((await getLeadView(tx, m.lead_id)) as LeadSnapshot | null) : null;
-  const sourceId = typeof m.payload.source_id === 'string' ? m.payload.source_id : null;
-  if (sourceId) {
-    const destinations = await destinationsFor(tx, m.agent_id, sourceId, m.topic);
+  messages: readonly OutboxRow[],
+  leadOf: (m: OutboxRow) => LeadSnapshot | undefined,
+): Promise<NewDelivery[]> {
+  const destinations = new Map<string, Awaited<ReturnType<typeof destinationsFor>>>();
+  const deliveries: NewDelivery[] = [];
+  for (const m of messages) {
+    const sourceId = typeof m.payload.source_id === 'string' ? m.payload.source_id : null;
+    if (!sourceId) continue;
+    const key = `${m.agent_id} ${sourceId} ${m.topic}`;
+    if (!destinations.has(key))
+      destinations.set(key, await destinationsFor(tx, m.agent_id, sourceId, m.topic));
     const event = { topic: m.topic, created_at: new Date(m.created_at).toISOString(), payload: m.payload };
-    await insertDeliveries(
-      tx,
-      destinations.map((d) => ({
+    for (const d of destinations.get(key) ?? []) {
+      deliveries.push({
         agent_id: m.agent_id,
         message_id: m.message_id,
         destination_id: d.destination_id,
         lead_id: m.lead_id,
         seq: Number(m.seq),
         topic: m.topic,
-        body: webhookBody(d.kind, event, lead),
-      })),
-    );
+        body: webhookBody(d.kind, event, leadOf(m) ?? null),
+      });
+    }
   }
-  if (lead && (m.topic === 'lead.created' || m.topic === 'lead.updated')) {
-    if (!agents.has(m.agent_id)) agents.set(m.agent_id, await loadFollowUpAgent(tx, m.agent_id));
-    const agent = agents.get(m.agent_id);
-    if (agent) await followUp(tx, m, lead, agent, now);
-  }
+  return deliveries;
 }
 
+/** Speed to lead for the lead events among the messages: call tasks and first texts. */
 async function followUp(
   tx: Queryable,
-  m: OutboxRow,
-  lead: LeadSnapshot,
-  agent: FollowUpAgent,
+  messages: readonly OutboxRow[],
+  leadOf: (m: OutboxRow) => LeadSnapshot | undefined,
   now: Date,
 ): Promise<void> {
-  const plan = await followUpFor(tx, {
-    agent_id: m.agent_id,
-    agent,
-    topic: m.topic,
-    lead,
-    scheduled_at: typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null,
-    now,
-  });
-  if (plan.callTask)
-    await addCallTask(tx, { agent_id: m.agent_id, lead_id: lead.lead_id, message_id: m.message_id });
-  if (plan.phone && 'send_at' in plan.text) {
-    await scheduleText(tx, {
-      agent_id: m.agent_id,
-      lead_id: lead.lead_id,
-      message_id: m.message_id,
-      to_phone: plan.phone,
-      body: plan.text.body,
-      send_at: plan.text.send_at,
-    });
+  const events = messages.filter(
+    (m) => leadOf(m) && (m.topic === 'lead.created' || m.topic === 'lead.updated'),
+  );
+  const agents = await loadFollowUpAgents(
+    tx,
+    events.map((m) => m.agent_id),
+  );
+  const asked: Array<{ m: OutboxRow; lead: LeadSnapshot; request: FollowUpRequest }> = [];
+  for (const m of events) {
+    const lead = leadOf(m);
+    const agent = agents.get(m.agent_id);
+    if (!lead || !agent) continue;
+    const scheduled_at = typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null;
+    asked.push({ m, lead, request: { agent_id: m.agent_id, agent, topic: m.topic, lead, scheduled_at } });
   }
+  const plans = await followUpsFor(
+    tx,
+    asked.map((a) => a.request),
+    now,
+  );
+  const tasks: Array<{ agent_id: string; lead_id: string; message_id: string }> = [];
+  const texts: NewText[] = [];
+  asked.forEach(({ m, lead }, i) => {
+    const plan = plans[i];
+    if (!plan) return;
+    if (plan.callTask) tasks.push({ agent_id: m.agent_id, lead_id: lead.lead_id, message_id: m.message_id });
+    if (plan.phone && 'send_at' in plan.text) {
+      texts.push({
+        agent_id: m.agent_id,
+        lead_id: lead.lead_id,
+        message_id: m.message_id,
+        to_phone: plan.phone,
+        body: plan.text.body,
+        send_at: plan.text.send_at,
+      });
+    }
+  });
+  await addCallTasks(tx, tasks);
+  await scheduleTexts(tx, texts);
 }

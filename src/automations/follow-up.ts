@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.ts';
 import { leadZone } from './lead-zone.ts';
-import { isOptedOut, textsSince } from './sms-repository.ts';
+import { agentPhoneKey, optedOut, textsSince } from './sms-repository.ts';
 import { planFollowUp, type FollowUp } from './speed-to-lead.ts';
 
 /** What of the agent a follow-up needs: the name and template of the text, the fallback zone. */
@@ -10,52 +10,70 @@ export interface FollowUpAgent {
   sms_template: string | null;
 }
 
-export async function loadFollowUpAgent(db: Queryable, agentId: string): Promise<FollowUpAgent | undefined> {
-  const { rows } = await db.query<FollowUpAgent>(
-    'SELECT name, timezone, sms_template FROM agents WHERE agent_id = $1',
-    [agentId],
+/** The agents of these ids, in one query, by id. */
+export async function loadFollowUpAgents(
+  db: Queryable,
+  agentIds: readonly string[],
+): Promise<Map<string, FollowUpAgent>> {
+  if (agentIds.length === 0) return new Map();
+  const { rows } = await db.query<FollowUpAgent & { agent_id: string }>(
+    'SELECT agent_id, name, timezone, sms_template FROM agents WHERE agent_id = ANY($1::uuid[])',
+    [[...new Set(agentIds)]],
   );
-  return rows[0];
+  return new Map(rows.map(({ agent_id, ...agent }) => [agent_id, agent]));
 }
 
+export interface FollowUpRequest {
+  agent_id: string;
+  agent: FollowUpAgent;
+  topic: string;
+  /** The lead by field name, with its status. */
+  lead: Record<string, unknown>;
+  scheduled_at: string | null;
+}
+
+export type PlannedFollowUp = FollowUp & { phone: string | null };
+
 /**
- * The follow-up of a lead event (planFollowUp), with what it needs from the database: whether the
- * number opted out and how often the agent texted it in 24 hours — looked up only when a text is
- * possible at all (a phone and consent). Used by the dispatcher and by Listen's preview alike.
+ * The follow-ups of lead events, in their order (planFollowUp), with what they need from the
+ * database: whether each number opted out and whether the agent texted it in the last 24 hours —
+ * two queries for all of them, asked only for the numbers a text could go to (a phone and consent).
+ * A text planned for an event counts for the events after it, as if it were already scheduled.
+ * Used by the dispatcher for a round of messages and by Listen's preview for one.
  */
-export async function followUpFor(
+export async function followUpsFor(
   db: Queryable,
-  input: {
-    agent_id: string;
-    agent: FollowUpAgent;
-    topic: string;
-    /** The lead by field name, with its status. */
-    lead: Record<string, unknown>;
-    scheduled_at: string | null;
-    now: Date;
-  },
-): Promise<FollowUp & { phone: string | null }> {
-  const { lead, agent } = input;
-  const text = (key: string) =>
+  requests: readonly FollowUpRequest[],
+  now: Date,
+): Promise<PlannedFollowUp[]> {
+  const text = (lead: Record<string, unknown>, key: string) =>
     typeof lead[key] === 'string' && lead[key] !== '' ? (lead[key] as string) : null;
-  const phone = text('phone');
-  const textable = phone !== null && lead.sms_consent === true;
-  const plan = planFollowUp({
-    topic: input.topic,
-    status: String(lead.status),
-    phone,
-    first_name: text('first_name'),
-    state: text('state'),
-    zone: leadZone(lead, agent.timezone),
-    sms_consent: lead.sms_consent === true,
-    appointment: input.scheduled_at ? { scheduled_at: input.scheduled_at } : null,
-    opted_out: textable ? await isOptedOut(db, input.agent_id, phone) : false,
-    texts_last_24h: textable
-      ? await textsSince(db, input.agent_id, phone, new Date(input.now.getTime() - 86_400_000))
-      : 0,
-    agent_name: agent.name,
-    template: agent.sms_template,
-    now: input.now,
+  const numbers = requests.flatMap((r) => {
+    const phone = text(r.lead, 'phone');
+    return phone !== null && r.lead.sms_consent === true ? [{ agent_id: r.agent_id, phone }] : [];
   });
-  return { ...plan, phone };
+  const stopped = await optedOut(db, numbers);
+  const texted = await textsSince(db, numbers, new Date(now.getTime() - 86_400_000));
+  return requests.map((r) => {
+    const { lead, agent } = r;
+    const phone = text(lead, 'phone');
+    const key = phone === null ? '' : agentPhoneKey(r.agent_id, phone);
+    const plan = planFollowUp({
+      topic: r.topic,
+      status: String(lead.status),
+      phone,
+      first_name: text(lead, 'first_name'),
+      state: text(lead, 'state'),
+      zone: leadZone(lead, agent.timezone),
+      sms_consent: lead.sms_consent === true,
+      appointment: r.scheduled_at ? { scheduled_at: r.scheduled_at } : null,
+      opted_out: stopped.has(key),
+      texts_last_24h: texted.get(key) ?? 0,
+      agent_name: agent.name,
+      template: agent.sms_template,
+      now,
+    });
+    if ('send_at' in plan.text) texted.set(key, (texted.get(key) ?? 0) + 1);
+    return { ...plan, phone };
+  });
 }

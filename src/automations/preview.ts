@@ -1,7 +1,7 @@
 import type { Database } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
 import { listDestinations } from './destination-repository.ts';
-import { followUpFor, loadFollowUpAgent } from './follow-up.ts';
+import { followUpsFor, loadFollowUpAgents } from './follow-up.ts';
 
 /**
  * What a live delivery of a Listen sample would have triggered, for the agent to see before going
@@ -22,17 +22,23 @@ export async function previewAutomations(
 ): Promise<JsonObject> {
   const topic = input.existingLeadId ? 'lead.updated' : 'lead.created';
   const topics = input.hasAppointment ? [topic, 'appointment.booked'] : [topic];
-  const agent = await loadFollowUpAgent(db, input.agent_id);
-  const plan = agent
-    ? await followUpFor(db, {
-        agent_id: input.agent_id,
-        agent,
-        topic,
-        lead: input.lead,
-        scheduled_at: typeof input.lead.scheduled_at === 'string' ? input.lead.scheduled_at : null,
-        now: input.now,
-      })
-    : { callTask: false, text: { skipped: 'no such agent' } };
+  const agent = (await loadFollowUpAgents(db, [input.agent_id])).get(input.agent_id);
+  const [plan] = agent
+    ? await followUpsFor(
+        db,
+        [
+          {
+            agent_id: input.agent_id,
+            agent,
+            topic,
+            lead: input.lead,
+            scheduled_at: typeof input.lead.scheduled_at === 'string' ? input.lead.scheduled_at : null,
+          },
+        ],
+        input.now,
+      )
+    : [{ callTask: false, text: { skipped: 'no such agent' } }];
+  if (!plan) throw new Error('one follow-up asked, none planned');
   const destinations = (await listDestinations(db, input.source_id))
     .filter((d) => d.active)
     .map((d) => ({

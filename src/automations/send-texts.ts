@@ -1,9 +1,8 @@
 import type { Database } from '../db/index.ts';
-import { insertHistory } from '../leads/lead-repository.ts';
-import { getLeadView } from '../leads/lead-queries.ts';
+import { getLeadViews, type LeadView } from '../leads/lead-queries.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
 import { leadZone } from './lead-zone.ts';
-import { claimDueTexts, finishText, isOptedOut, type ClaimedText } from './sms-repository.ts';
+import { claimDueTexts, finishText, isOptedOut, recordSentText, type ClaimedText } from './sms-repository.ts';
 import type { SmsProvider } from './sms-providers.ts';
 
 const MAX_ATTEMPTS = 3;
@@ -27,8 +26,13 @@ export async function sendDueTexts(
   opts: { now: Date; batch: number; leaseMs: number },
 ): Promise<TextRound> {
   const round: TextRound = { sent: 0, failed: 0, suppressed: 0, deferred: 0 };
-  for (const text of await claimDueTexts(db, opts.batch, opts.leaseMs, opts.now)) {
-    round[await sendOne(db, provider, text, opts.now)]++;
+  const texts = await claimDueTexts(db, opts.batch, opts.leaseMs, opts.now);
+  const leads = await getLeadViews(
+    db,
+    texts.map((t) => t.lead_id),
+  );
+  for (const text of texts) {
+    round[await sendOne(db, provider, text, leads.get(text.lead_id), opts.now)]++;
   }
   return round;
 }
@@ -37,13 +41,14 @@ async function sendOne(
   db: Database,
   provider: SmsProvider,
   t: ClaimedText,
+  lead: LeadView | undefined,
   now: Date,
 ): Promise<keyof TextRound> {
+  // Asked text by text, just before sending: a STOP that came a moment ago still counts.
   if (await isOptedOut(db, t.agent_id, t.to_phone)) {
     await finishText(db, t, { status: 'suppressed', error: 'opted out' });
     return 'suppressed';
   }
-  const lead = await getLeadView(db, t.lead_id);
   const state = typeof lead?.state === 'string' ? lead.state : null;
   const allowedAt = nextAllowedInstant(now, leadZone(lead ?? {}, t.agent_timezone), contactRule(state));
   if (allowedAt.getTime() > now.getTime()) {
@@ -52,14 +57,18 @@ async function sendOne(
   }
   try {
     const { id } = await provider.send({ to: `+1${t.to_phone}`, body: t.body, lead_id: t.lead_id });
-    await finishText(db, t, { status: 'sent', provider: provider.name, provider_id: id });
-    await insertHistory(db, {
-      agent_id: t.agent_id,
-      lead_id: t.lead_id,
-      source_id: null,
-      event: 'sms_sent',
-      details: { sms_id: t.sms_id, to: t.to_phone, body: t.body, provider: provider.name, provider_id: id },
-    });
+    await recordSentText(
+      db,
+      t,
+      { provider: provider.name, provider_id: id },
+      {
+        agent_id: t.agent_id,
+        lead_id: t.lead_id,
+        source_id: null,
+        event: 'sms_sent',
+        details: { sms_id: t.sms_id, to: t.to_phone, body: t.body, provider: provider.name, provider_id: id },
+      },
+    );
     return 'sent';
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/index.ts';
+import { columnList, valueExpressions } from '../db/row-shape.ts';
+import { HISTORY_ROW, historyRow, type NewHistoryEntry } from '../leads/lead-repository.ts';
 
 export interface NewText {
   agent_id: string;
@@ -10,35 +12,67 @@ export interface NewText {
   send_at: Date;
 }
 
-export async function scheduleText(tx: Queryable, t: NewText): Promise<void> {
+/** Texts to schedule, in one statement; one already scheduled for its message is kept. */
+export async function scheduleTexts(tx: Queryable, texts: readonly NewText[]): Promise<void> {
+  if (texts.length === 0) return;
   await tx.query(
     `INSERT INTO sms_messages (agent_id, sms_id, lead_id, message_id, to_phone, body, send_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (agent_id, message_id) DO NOTHING`,
-    [t.agent_id, randomUUID(), t.lead_id, t.message_id, t.to_phone, t.body, t.send_at.toISOString()],
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[])
+     ON CONFLICT (agent_id, message_id) DO NOTHING`,
+    [
+      texts.map((t) => t.agent_id),
+      texts.map(() => randomUUID()),
+      texts.map((t) => t.lead_id),
+      texts.map((t) => t.message_id),
+      texts.map((t) => t.to_phone),
+      texts.map((t) => t.body),
+      texts.map((t) => t.send_at.toISOString()),
+    ],
   );
 }
 
-/** Texts to this number from this agent (scheduled, being sent or sent) since `since`. */
+/** An agent's number, as `agentPhoneKey` names it in the sets below. */
+export function agentPhoneKey(agentId: string, phone: string): string {
+  return `${agentId} ${phone}`;
+}
+
+/**
+ * How many texts the agent sent each of these numbers since `since` (scheduled, being sent or
+ * sent), in one query, by `agentPhoneKey`; a number not texted is absent.
+ */
 export async function textsSince(
   tx: Queryable,
-  agentId: string,
-  phone: string,
+  numbers: ReadonlyArray<{ agent_id: string; phone: string }>,
   since: Date,
-): Promise<number> {
-  const { rows } = await tx.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM sms_messages
-      WHERE agent_id = $1 AND to_phone = $2 AND created_at >= $3 AND status IN ('scheduled', 'sending', 'sent')`,
-    [agentId, phone, since.toISOString()],
+): Promise<Map<string, number>> {
+  if (numbers.length === 0) return new Map();
+  const { rows } = await tx.query<{ agent_id: string; to_phone: string; n: number }>(
+    `SELECT m.agent_id, m.to_phone, count(*)::int AS n
+       FROM (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[])) AS q (agent_id, phone)
+       JOIN sms_messages m ON m.agent_id = q.agent_id AND m.to_phone = q.phone
+      WHERE m.created_at >= $3 AND m.status IN ('scheduled', 'sending', 'sent')
+      GROUP BY m.agent_id, m.to_phone`,
+    [numbers.map((n) => n.agent_id), numbers.map((n) => n.phone), since.toISOString()],
   );
-  return rows[0]?.n ?? 0;
+  return new Map(rows.map((r) => [agentPhoneKey(r.agent_id, r.to_phone), r.n]));
 }
 
 export async function isOptedOut(tx: Queryable, agentId: string, phone: string): Promise<boolean> {
-  const { rowCount } = await tx.query('SELECT 1 FROM sms_opt_outs WHERE agent_id = $1 AND phone = $2', [
-    agentId,
-    phone,
-  ]);
-  return rowCount > 0;
+  return (await optedOut(tx, [{ agent_id: agentId, phone }])).size > 0;
+}
+
+/** Of these numbers (per agent), the ones that opted out, in one query. */
+export async function optedOut(
+  tx: Queryable,
+  numbers: ReadonlyArray<{ agent_id: string; phone: string }>,
+): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const { rows } = await tx.query<{ agent_id: string; phone: string }>(
+    `SELECT DISTINCT o.agent_id, o.phone FROM unnest($1::uuid[], $2::text[]) AS n (agent_id, phone)
+       JOIN sms_opt_outs o ON o.agent_id = n.agent_id AND o.phone = n.phone`,
+    [numbers.map((n) => n.agent_id), numbers.map((n) => n.phone)],
+  );
+  return new Set(rows.map((r) => agentPhoneKey(r.agent_id, r.phone)));
 }
 
 /**
@@ -108,26 +142,40 @@ export async function claimDueTexts(
   return rows;
 }
 
-export async function finishText(
+type TextOutcome =
+  | { status: 'sent'; provider: string; provider_id: string | null }
+  | { status: 'suppressed' | 'failed'; error: string }
+  | { status: 'scheduled'; error: string; send_at: Date };
+
+const FINISH_TEXT = `UPDATE sms_messages SET status = $3, lease_until = NULL, provider = $4, provider_id = $5, error = $6,
+       sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END, send_at = COALESCE($7, send_at)
+ WHERE agent_id = $1 AND sms_id = $2`;
+
+const finishValues = (t: ClaimedText, outcome: TextOutcome): unknown[] => [
+  t.agent_id,
+  t.sms_id,
+  outcome.status,
+  outcome.status === 'sent' ? outcome.provider : null,
+  outcome.status === 'sent' ? outcome.provider_id : null,
+  outcome.status === 'sent' ? null : outcome.error.slice(0, 500),
+  outcome.status === 'scheduled' ? outcome.send_at.toISOString() : null,
+];
+
+export async function finishText(db: Queryable, t: ClaimedText, outcome: TextOutcome): Promise<void> {
+  await db.query(FINISH_TEXT, finishValues(t, outcome));
+}
+
+// The text's row and the lead's history line in one statement: both or neither.
+const SENT_TEXT = `WITH sent AS (${FINISH_TEXT} RETURNING 1)
+INSERT INTO ${HISTORY_ROW.table} (${columnList(HISTORY_ROW)})
+SELECT ${valueExpressions(HISTORY_ROW, 8).join(', ')} FROM sent`;
+
+/** A text the provider took: recorded `sent`, and written to the lead's history, in one statement. */
+export async function recordSentText(
   db: Queryable,
   t: ClaimedText,
-  outcome:
-    | { status: 'sent'; provider: string; provider_id: string | null }
-    | { status: 'suppressed' | 'failed'; error: string }
-    | { status: 'scheduled'; error: string; send_at: Date },
+  sent: { provider: string; provider_id: string | null },
+  history: NewHistoryEntry,
 ): Promise<void> {
-  await db.query(
-    `UPDATE sms_messages SET status = $3, lease_until = NULL, provider = $4, provider_id = $5, error = $6,
-            sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END, send_at = COALESCE($7, send_at)
-      WHERE agent_id = $1 AND sms_id = $2`,
-    [
-      t.agent_id,
-      t.sms_id,
-      outcome.status,
-      outcome.status === 'sent' ? outcome.provider : null,
-      outcome.status === 'sent' ? outcome.provider_id : null,
-      outcome.status === 'sent' ? null : outcome.error.slice(0, 500),
-      outcome.status === 'scheduled' ? outcome.send_at.toISOString() : null,
-    ],
-  );
+  await db.query(SENT_TEXT, [...finishValues(t, { status: 'sent', ...sent }), ...historyRow(history)]);
 }

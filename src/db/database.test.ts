@@ -66,22 +66,79 @@ describe('a transaction aborted as a deadlock', () => {
   });
 });
 
-describe('parameterized statements on PostgreSQL are prepared', () => {
-  it.skipIf(!TEST_DATABASE_URL)(
-    'when a statement with parameters runs, then its connection holds it prepared; one without runs unnamed',
+describe('parameterized statements are prepared, on both drivers', () => {
+  it('when a statement with parameters runs, then its connection holds it prepared; one without runs unnamed', async () => {
+    const prepared = await t.db.withTransaction(async (tx) => {
+      await tx.query('SELECT id FROM rc WHERE id = $1', [7]);
+      await tx.query('SELECT id FROM rc WHERE id = $1', [8]);
+      await tx.query('SELECT count(*) FROM rc');
+      const { rows } = await tx.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+      return rows.map((r) => r.statement);
+    });
+    expect(prepared).toContain('SELECT id FROM rc WHERE id = $1');
+    expect(prepared).not.toContain('SELECT count(*) FROM rc');
+    expect(prepared.filter((s) => s === 'SELECT id FROM rc WHERE id = $1')).toHaveLength(1);
+  });
+
+  it('when values of every kind go in and out of a prepared statement, then they read as they do unprepared', async () => {
+    const sql = `SELECT $1::jsonb AS j, $2::timestamptz AS at, $3::int AS n, $4::boolean AS b, $5::text[] AS list,
+                        $6::text AS nothing, $7::bigint AS big, $8::uuid AS id`;
+    const params = [
+      JSON.stringify({ a: [1, 'x'], b: null }),
+      '2027-01-15T19:30:00.000Z',
+      42,
+      true,
+      ['a', 'b,c'],
+      null,
+      9_007_199_254_740_991,
+      '0b5f2c1e-8a7d-4f3e-9c2b-1a2b3c4d5e6f',
+    ];
+    const { rows } = await t.db.query(sql, params);
+    expect(rows).toEqual([
+      {
+        j: { a: [1, 'x'], b: null },
+        at: new Date('2027-01-15T19:30:00.000Z'),
+        n: 42,
+        b: true,
+        list: ['a', 'b,c'],
+        nothing: null,
+        big: 9_007_199_254_740_991,
+        id: '0b5f2c1e-8a7d-4f3e-9c2b-1a2b3c4d5e6f',
+      },
+    ]);
+    expect((await t.db.query(sql, params)).rows).toEqual(rows); // and again, from the prepared statement
+  });
+
+  it('when a prepared statement breaks a constraint, then the error carries its SQLSTATE and constraint, and the next call works', async () => {
+    await t.db.query('INSERT INTO rc VALUES ($1)', [300]);
+    await expect(t.db.query('INSERT INTO rc VALUES ($1)', [300])).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'rc_pkey',
+    });
+    expect((await t.db.query('INSERT INTO rc VALUES ($1)', [301])).rowCount).toBe(1);
+  });
+
+  it.skipIf(TEST_DATABASE_URL)(
+    'when a statement comes while a transaction runs on the one embedded connection, then it waits for the transaction and sees what it committed',
     async () => {
-      const prepared = await t.db.withTransaction(async (tx) => {
-        await tx.query('SELECT id FROM rc WHERE id = $1', [7]);
-        await tx.query('SELECT id FROM rc WHERE id = $1', [8]);
-        await tx.query('SELECT count(*) FROM rc');
-        const { rows } = await tx.query<{ statement: string }>(
-          'SELECT statement FROM pg_prepared_statements',
-        );
-        return rows.map((r) => r.statement);
+      let release = () => undefined as void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const order: string[] = [];
+      const tx = t.db.withTransaction(async (q) => {
+        await q.query('INSERT INTO rc VALUES ($1)', [400]);
+        await held;
+        order.push('commit');
       });
-      expect(prepared).toContain('SELECT id FROM rc WHERE id = $1');
-      expect(prepared).not.toContain('SELECT count(*) FROM rc');
-      expect(prepared.filter((s) => s === 'SELECT id FROM rc WHERE id = $1')).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const read = t.db.query('SELECT id FROM rc WHERE id = $1', [400]).then((r) => {
+        order.push('read');
+        return r.rowCount;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      release();
+      await tx;
+      expect(await read).toBe(1);
+      expect(order).toEqual(['commit', 'read']);
     },
   );
 });

@@ -1,27 +1,120 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import type { Database, QueryResult, Queryable } from './database.ts';
+import { statementName } from './statement-names.ts';
 
-/** Embedded PostgreSQL (WASM) in `dir`, or in memory when `dir` is undefined (tests). */
+type Message = Parameters<typeof parse.parseResults>[0][number];
+
+/** A statement prepared once on the embedded database: its parameter types and its result's shape. */
+interface Prepared {
+  name: string;
+  paramTypes: number[];
+  /** The RowDescription (or NoData) that Describe gave: what each execution's rows are read by. */
+  shape: Message[];
+}
+
+/**
+ * Embedded PostgreSQL (WASM) in `dir`, or in memory when `dir` is undefined (tests).
+ *
+ * Parameterized statements run prepared, as on a server (statement-names.ts): PGlite's own `query`
+ * parses, plans and describes every statement on every call, which for a delivery's one statement
+ * costs about three times what executing it does. Here a statement is parsed and described once;
+ * each call is one Bind + Execute + Sync, through PGlite's own protocol serializer and result parser.
+ */
 export async function createPgliteDb(dir: string | undefined): Promise<Database> {
   if (dir) mkdirSync(dir, { recursive: true });
   const db = await PGlite.create(dir ? { dataDir: dir } : {});
+  const prepared = new Map<string, Prepared>();
 
-  const run = async <T>(q: Pick<PGlite, 'query'>, sql: string, params?: readonly unknown[]) => {
-    const res = await q.query<T>(sql, params as unknown[] | undefined);
-    // PGlite reports affectedRows 0 for a SELECT: a statement that returns rows counts its rows,
-    // as pg's rowCount does.
-    const rowCount = res.fields.length > 0 ? res.rows.length : (res.affectedRows ?? 0);
-    return { rows: res.rows, rowCount } satisfies QueryResult<T>;
+  const exchange = async (messages: Uint8Array[], inTransaction: boolean) =>
+    (await db.execProtocol(concat(messages), { syncToFs: !inTransaction })).messages as Message[];
+
+  const prepare = async (sql: string, name: string, inTransaction: boolean): Promise<Prepared> => {
+    const described = await exchange(
+      [
+        protocol.serialize.parse({ name, text: sql, types: [] }),
+        protocol.serialize.describe({ type: 'S', name }),
+        protocol.serialize.sync(),
+      ],
+      inTransaction,
+    );
+    const statement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(described),
+      shape: described.filter((m) => m.name === 'rowDescription' || m.name === 'noData'),
+    };
+    prepared.set(sql, statement);
+    return statement;
+  };
+
+  /** One prepared execution; the caller holds PGlite's query mutex. */
+  const execute = async <T>(
+    sql: string,
+    name: string,
+    params: readonly unknown[],
+    inTransaction: boolean,
+  ) => {
+    const statement = prepared.get(sql) ?? (await prepare(sql, name, inTransaction));
+    const values = params.map((value, i) => serialize(db, value, statement.paramTypes[i]));
+    const messages = await exchange(
+      [
+        protocol.serialize.bind({ statement: statement.name, values }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      ],
+      inTransaction,
+    );
+    const [result] = parse.parseResults([...statement.shape, ...messages], db.parsers);
+    return toQueryResult<T>(result ?? { rows: [], fields: [] });
+  };
+
+  /** `tx`: the statement is one of the running transaction's (PGlite's Transaction runs it). */
+  const run = async <T>(sql: string, params: readonly unknown[] | undefined, tx?: Pick<PGlite, 'query'>) => {
+    const name = params && params.length > 0 ? statementName(sql) : undefined;
+    if (!name || !params) {
+      return toQueryResult<T>(await (tx ?? db).query<T>(sql, params as unknown[] | undefined));
+    }
+    // Outside a transaction a statement waits for the running one, as PGlite's `query` does.
+    return tx
+      ? db._runExclusiveQuery(() => execute<T>(sql, name, params, true))
+      : db._runExclusiveTransaction(() => db._runExclusiveQuery(() => execute<T>(sql, name, params, false)));
   };
 
   return {
     kind: 'pglite',
-    query: (sql, params) => run(db, sql, params),
+    query: (sql, params) => run(sql, params),
     // PGlite is one connection: `transaction` serialises transactions and holds plain queries
     // until the running transaction ends, so row locks and unique checks behave as on a server.
     withTransaction: (fn) =>
-      db.transaction((t) => fn({ query: (sql, params) => run(t, sql, params) } as Queryable)),
+      db.transaction((t) => fn({ query: (sql, params) => run(sql, params, t) } as Queryable)),
     close: () => db.close(),
   };
+}
+
+/** A parameter as text, the way PGlite's `query` serializes it for the parameter's type. */
+function serialize(db: PGlite, value: unknown, type: number | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const serializer = type === undefined ? undefined : db.serializers[type];
+  return serializer ? (serializer(value) as string) : String(value);
+}
+
+function toQueryResult<T>(res: {
+  rows: unknown[];
+  fields: unknown[];
+  affectedRows?: number;
+}): QueryResult<T> {
+  // PGlite reports affectedRows 0 for a SELECT: a statement that returns rows counts its rows, as
+  // pg's rowCount does.
+  const rowCount = res.fields.length > 0 ? res.rows.length : (res.affectedRows ?? 0);
+  return { rows: res.rows as T[], rowCount };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }

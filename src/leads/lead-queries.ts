@@ -115,6 +115,19 @@ export async function getLeadView(db: Queryable, leadId: string): Promise<LeadVi
   return rows[0] ? toLeadView(rows[0]) : null;
 }
 
+/** The leads of these ids, in one query, by id; an id with no lead is absent. */
+export async function getLeadViews(
+  db: Queryable,
+  leadIds: readonly string[],
+): Promise<Map<string, LeadView>> {
+  if (leadIds.length === 0) return new Map();
+  const { rows } = await db.query<LeadRow>(
+    `SELECT ${LEAD_COLUMNS} FROM leads WHERE lead_id = ANY($1::uuid[])`,
+    [[...new Set(leadIds)]],
+  );
+  return new Map(rows.map((row) => [row.lead_id, toLeadView(row)]));
+}
+
 export async function getLeadDetail(db: Queryable, leadId: string): Promise<LeadDetail | null> {
   const lead = await getLeadView(db, leadId);
   if (!lead) return null;
