@@ -121,7 +121,7 @@ describe('parameterized statements are prepared, on both drivers', () => {
   it.skipIf(TEST_DATABASE_URL)(
     'when a statement comes while a transaction runs on the one embedded connection, then it waits for the transaction and sees what it committed',
     async () => {
-      let release = () => undefined as void;
+      let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
       const order: string[] = [];
       const tx = t.db.withTransaction(async (q) => {
