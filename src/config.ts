@@ -37,6 +37,8 @@ export const LIMITS = {
   shutdownGraceMs: 10_000,
   /** How long start-up waits for an unreachable database before giving up. */
   startupDatabaseWaitMs: 30_000,
+  /** `serve --workers N`: the longest wait before a worker that keeps dying is started again. */
+  workerRestartMaxMs: 30_000,
   /** Attempts of one delivery transaction that the database aborts as a deadlock or serialization failure. */
   transactionAttempts: 3,
   /**
@@ -55,6 +57,12 @@ export const LIMITS = {
   tokenLookupBatch: 500,
   /** Rate-limit buckets kept in memory; beyond this, full buckets are forgotten. */
   rateLimitBuckets: 50_000,
+  /**
+   * The embedded database's shared buffers (a server's default is 128MB), and how often it is
+   * vacuumed and analyzed: PGlite runs PostgreSQL in single-user mode, without autovacuum.
+   */
+  embeddedSharedBuffers: '32MB',
+  embeddedMaintenanceMs: 30_000,
   /** PostgreSQL connections per process, and how long to wait for one. */
   pgPoolSize: 10,
   pgConnectTimeoutMs: 5_000,
