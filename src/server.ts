@@ -7,6 +7,7 @@ import { buildApp } from './app.ts';
 import { LIMITS, type Config } from './config.ts';
 import { isTransientDbError } from './db/database.ts';
 import { createDb, type Database } from './db/index.ts';
+import { maintainEmbedded } from './db/maintenance.ts';
 import { migrate } from './db/migrate.ts';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.ts';
 import { ensureDemoSource, type DemoSource } from './admin/demo.ts';
@@ -24,7 +25,6 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Opens the configured database; for the embedded one, first takes the DATA_DIR lock. */
 /** The configured database (and, embedded, its DATA_DIR lock); `close` closes both, never throws. */
 async function openDatabase(
   config: Config,
@@ -90,6 +90,24 @@ async function whenDatabaseAnswers<T>(step: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * What `serve --workers N` does once, before its workers start: migrations, the admin key, the demo
+ * source on first start. Returns what the banner shows.
+ */
+export async function prepareDatabase(
+  config: Config,
+): Promise<{ admin: { key: string; generated: boolean }; demo: DemoSource | null }> {
+  const { db, close } = await openDatabase(config);
+  try {
+    await whenDatabaseAnswers(() => migrate(db));
+    const admin = resolveAdminKey(config);
+    const demo = config.createDemo ? await whenDatabaseAnswers(() => ensureDemoSource(db)) : null;
+    return { admin, demo };
+  } finally {
+    await close();
+  }
+}
+
 export async function runMigrations(config: Config): Promise<string[]> {
   const { db, close } = await openDatabase(config);
   try {
@@ -117,7 +135,7 @@ export function resolveAdminKey(config: Config): { key: string; generated: boole
  */
 export async function startServer(
   config: Config,
-  opts: { handleSignals?: boolean } = {},
+  opts: { handleSignals?: boolean; banner?: boolean } = {},
 ): Promise<RunningServer> {
   // A connection that fails (a database restart, a killed backend) is logged; the process goes on.
   let reportConnectionError = (err: Error): void => {
@@ -146,7 +164,7 @@ export async function startServer(
       app.log.warn({ err }, 'database connection failed; the pool reconnects');
     };
     await app.listen({ port: config.port, host: config.host });
-    printBanner(config, app, admin, demo);
+    if (opts.banner !== false) printBanner(config, listeningUrl(app), admin, demo);
   } catch (err) {
     await cleanup();
     throw err;
@@ -154,6 +172,7 @@ export async function startServer(
 
   const purge = setInterval(() => purgeExpiredRows(db, app.log), LIMITS.idempotencyPurgeMs);
   purge.unref();
+  const stopMaintenance = db.kind === 'pglite' ? maintainEmbedded(db, app.log) : () => undefined;
   const dispatcher = createDispatcher(db, config.automations, app.log, { metrics });
   if (config.automations.dispatcherInServe) dispatcher.start();
 
@@ -162,6 +181,7 @@ export async function startServer(
     (stopping ??= (async () => {
       lifecycle.closing = true; // not ready; new requests are answered 503 with Retry-After
       clearInterval(purge);
+      stopMaintenance();
       await new Promise((resolve) => setTimeout(resolve, LIMITS.shutdownDrainMs));
       await closeWithin(app, LIMITS.shutdownGraceMs); // in-flight requests finish, within bounds
       await dispatcher.stop();
@@ -248,13 +268,13 @@ function listeningUrl(app: FastifyInstance): string {
   return String(address);
 }
 
-function printBanner(
+/** What a new server tells its operator: where it listens, the admin key, and a working curl line. */
+export function printBanner(
   config: Config,
-  app: FastifyInstance,
+  url: string,
   admin: { key: string; generated: boolean },
   demo: DemoSource | null,
 ): void {
-  const url = listeningUrl(app);
   // GATEWAY_PATH starts with /v1, which the public base URL already carries.
   const gateway = `${config.port === 0 ? `${url}/v1` : config.publicBaseUrl}${GATEWAY_PATH.slice(3)}`;
   const lines = [

@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { availableParallelism } from 'node:os';
+import { InvalidArgumentError, type Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { CliError } from './api-client.ts';
 import { json } from './output.ts';
@@ -10,8 +11,22 @@ export function addServerCommands(program: Command, io: CliIo): void {
     .command('serve')
     .description('start the gateway and admin API (what npm start runs)')
     .option('--json', 'accepted for symmetry; the server logs JSON lines')
-    .action(async () => {
+    .option(
+      '--workers <n>',
+      'run N gateway processes on one port (PostgreSQL only); "auto": one per core',
+      parseWorkers,
+    )
+    .action(async (opts: { workers?: number }) => {
       const config = configFrom(io.env);
+      if (opts.workers !== undefined) {
+        const { serveWithWorkers, WorkersError } = await import('../cluster.ts');
+        try {
+          return await serveWithWorkers(config, opts.workers);
+        } catch (err) {
+          if (err instanceof WorkersError) throw new CliError(err.message);
+          throw err;
+        }
+      }
       // Imported here so client commands do not load the server, its database drivers and Fastify.
       const { startServer } = await import('../server.ts');
       await startServer(config);
@@ -40,6 +55,15 @@ export function addServerCommands(program: Command, io: CliIo): void {
       else if (applied.length === 0) io.out('Database is up to date.\n');
       else io.out(`Applied: ${applied.join(', ')}\n`);
     });
+}
+
+function parseWorkers(value: string): number {
+  if (value === 'auto') return availableParallelism();
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) {
+    throw new InvalidArgumentError('a whole number from 1 to 64, or "auto"');
+  }
+  return n;
 }
 
 function configFrom(env: NodeJS.ProcessEnv): Config {

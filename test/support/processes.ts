@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 const TSX = ['--import', 'tsx'];
 const ENTRY = fileURLToPath(new URL('./serve-process.ts', import.meta.url));
 const WORKER_ENTRY = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
+const CLI_ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
 export interface GatewayProcess {
   url: string;
@@ -26,12 +27,22 @@ export function startWorkerProcess(env: Record<string, string>): Promise<Gateway
   return startProcess(WORKER_ENTRY, env, /WORKER STARTED()/);
 }
 
+/** Starts `leadgate ARGS…` from the sources and resolves once its output matches `ready` (group 1: the URL). */
+export function startCliProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<GatewayProcess> {
+  return startProcess(CLI_ENTRY, env, ready, args);
+}
+
 async function startProcess(
   entry: string,
   env: Record<string, string>,
   ready: RegExp,
+  args: string[] = [],
 ): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [...TSX, entry], {
+  const child = spawn(process.execPath, [...TSX, entry, ...args], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
