@@ -5,7 +5,8 @@
  * Env: BENCH_LEADS (default 2000).
  *
  * As an operator would run it: a gateway process with its dispatcher off (`LEADGATE_DISPATCHER=0`)
- * takes BENCH_LEADS new leads for a source with two destinations (partner sync and analytics), so
+ * takes BENCH_LEADS new leads (the bench's realistic lead, consenting to texts: each also gets a
+ * call task and a speed-to-lead text) for a source with two destinations (partner sync and analytics), so
  * the outbox holds 2 × BENCH_LEADS events to send; then `leadgate worker` processes start and the
  * clock runs from their start-up line until the receiver has every event. On PostgreSQL it runs
  * once with one worker and once with two. The receiver answers 200 at once and counts repeats.
@@ -13,6 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { startReceiver } from '../test/support/receiver.ts';
+import { lead } from './lead.ts';
 import {
   adminPost as admin,
   startLeadgate,
@@ -25,7 +27,7 @@ const LEADS = Number(process.env.BENCH_LEADS ?? 2000);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const BASE_ENV = { LOG_LEVEL: 'info', LEADGATE_DISPATCHER: '0', ALLOW_PRIVATE_DESTINATIONS: 'true' };
 const start = (command: 'serve' | 'worker', env: Record<string, string>, ready: RegExp) =>
-  startLeadgate(command, { ...BASE_ENV, ...env }, ready);
+  startLeadgate([command], { ...BASE_ENV, ...env }, ready);
 
 interface Row {
   database: string;
@@ -57,14 +59,7 @@ async function fillOutbox(env: Record<string, string>, receiverUrl: string): Pro
         const res = await fetch(`${url}/v1/inbound-lead-gateway`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-source-token': source.token },
-          body: JSON.stringify({
-            name: `Bench Lead ${run}-${i}`,
-            phone: `21${String(4_000_000 + i).padStart(8, '0')}`,
-            email: `bench.${run}.${i}@example.com`,
-            state: 'TX',
-            utm_source: 'facebook',
-            ad_id: `ad-${i % 17}`,
-          }),
+          body: JSON.stringify(lead(run, i)),
         });
         if (!res.ok) throw new Error(`delivery ${i}: ${res.status} ${await res.text()}`);
       }

@@ -8,15 +8,15 @@ import { urlWithSchema } from '../test/support/db.ts';
 
 export const ADMIN_KEY = 'bench-admin-key';
 
-/** Starts `leadgate <command>` (compiled, as `npm start` runs it) and resolves once stdout matches `ready`. */
+/** Starts `leadgate ARGS…` (compiled, as `npm start` runs it) and resolves once stdout matches `ready`. */
 export async function startLeadgate(
-  command: 'serve' | 'worker',
+  args: string[],
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   // BENCH_NODE_ARGS: flags for the server's node (`--cpu-prof`, say), to see where its time goes.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, 'bin/leadgate.js', command], {
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/leadgate.js', ...args], {
     env: {
       ...process.env,
       PORT: '0',
@@ -34,7 +34,7 @@ export async function startLeadgate(
       const m = ready.exec(out);
       if (m) resolve(m);
     });
-    child.once('exit', (code) => reject(new Error(`leadgate ${command} exited ${code}: ${out}`)));
+    child.once('exit', (code) => reject(new Error(`leadgate ${args.join(' ')} exited ${code}: ${out}`)));
   });
   return { child, match };
 }

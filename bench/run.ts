@@ -3,17 +3,25 @@
  * embedded database and (with DATABASE_URL, BENCH_DATABASE_URL or TEST_DATABASE_URL) on PostgreSQL,
  * beside two reference ceilings measured in the same run: a bare Fastify route that parses the same
  * body (`bench/bare-fastify.ts`) and pgbench running one delivery's SQL (`bench/delivery.pgbench.sql`).
+ * On PostgreSQL it runs again with two processes (`leadgate serve --workers 2`), then counts what a
+ * correct gateway never makes: two leads for one idempotency key, two leads for one phone. After each
+ * scenario it waits for the dispatcher to empty the outbox ("drain s"), so one scenario's follow-ups
+ * do not run during the next one's measurement.
  * Prints a table and writes bench/results/latest.json. No timing is asserted anywhere.
  *   npm run bench
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  * Env: BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS (default 50); for a partial run,
- * BENCH_TARGETS (`bare,embedded,postgres,pgbench`) and BENCH_SCENARIOS (names, or the start of names, comma-separated).
+ * BENCH_TARGETS (`bare,embedded,postgres,pgbench,postgres-2`) and BENCH_SCENARIOS (names, or the
+ * start of names, comma-separated).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { createDb } from '../src/db/index.ts';
 import { hashToken } from '../src/sources/tokens.ts';
+import { lead } from './lead.ts';
+import { peakRssMb, resetPeakRss, withCpu } from './proc.ts';
 import {
   adminPost as admin,
   startLeadgate,
@@ -50,44 +58,8 @@ interface Row {
   /** CPU the server process used, and every `postgres` process on the machine, in % of one core. */
   'server CPU %'?: number | null;
   'postgres CPU %'?: number | null;
-}
-
-/** A realistic lead of about 1.4 KB; `n` makes the contact (phone, email) new. */
-function lead(run: string, n: number): Record<string, unknown> {
-  return {
-    first_name: 'Bench',
-    last_name: `Lead ${run}-${n}`,
-    phone: `214${String(2_000_000 + (n % 7_000_000)).padStart(7, '0')}`,
-    email: `bench.${run}.${n}@example.com`,
-    address: '1200 Main St',
-    city: 'Dallas',
-    state: 'TX',
-    zipcode: '75201',
-    date_of_birth: '05/01/1964',
-    gender: 'F',
-    lead_category: 'FE',
-    coverage_type: 'Final expense',
-    coverage_amount: '15000',
-    monthly_budget: '60',
-    smoker: 'no',
-    sms_consent: 'yes',
-    consent_cert_url: 'https://cert.trustedform.com/0123456789abcdef0123456789abcdef01234567',
-    ip_address: '203.0.113.7',
-    user_agent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
-    utm_source: 'facebook',
-    utm_medium: 'paid',
-    utm_campaign: 'fe-spring',
-    utm_content: 'carousel-2',
-    utm_term: 'burial insurance',
-    leadgen_id: `120394857${n}`,
-    ad_id: '23851234567890123',
-    campaign_name: 'FE Texas Spring',
-    beneficiary: 'Spouse',
-    occupation: 'Retired teacher',
-    tags: ['facebook', 'final-expense'],
-    notes: 'Wants a quote for her husband too. Best time to call is after 5 pm; prefers text first.',
-    custom_fields: { vendor_ref: `A-${n}`, page_url: 'https://quotes.example.com/final-expense?v=b' },
-  };
+  /** Seconds until the dispatcher had sent every follow-up of the scenario's deliveries. */
+  'drain s'?: number | null;
 }
 
 interface Call {
@@ -161,6 +133,19 @@ function scenarios(t: Target): Scenario[] {
     next: (i) => post(json(t.token, { 'idempotency-key': seededAt(i).key }), seededAt(i).body),
   };
   const listen: Scenario = { name: 'Listen mode', expect: 200, next: () => fresh({ listen: true }) };
+  // A sender that times out and retries at once: every new lead sent 5 times in a row, with one key,
+  // the copies in flight together on different connections.
+  const storm: Scenario = {
+    name: 'retry storm (each new lead 5× at once, one key)',
+    expect: 200,
+    next: (i) => {
+      const k = Math.floor(i / 5);
+      return post(
+        json(t.token, { 'idempotency-key': `${t.run}-storm-${k}` }),
+        JSON.stringify(lead(t.run, 5_000_000 + k)),
+      );
+    },
+  };
   // 65 % new, 15 % appointments, 10 % repeats, 5 % retries, 5 % Listen, in a fixed order of 20.
   const mixOrder = [...Array<Scenario>(13).fill(plain), ...Array<Scenario>(3).fill(appointment)];
   mixOrder.push(repeat, repeat, replay, listen);
@@ -185,7 +170,7 @@ function scenarios(t: Target): Scenario[] {
     expect: 405,
     next: () => ({ method: 'GET', path: GATEWAY, headers: {} }),
   };
-  return [plain, appointment, repeat, replay, listen, mix, invalidToken, staleToken, wrongMethod];
+  return [plain, appointment, repeat, replay, storm, listen, mix, invalidToken, staleToken, wrongMethod];
 }
 
 async function drive(
@@ -217,76 +202,6 @@ async function drive(
     .filter(([code]) => Number(code) !== scenario.expect)
     .reduce((s, [, v]) => s + (v.count ?? 0), 0);
   return { result, errors: wrong + result.errors + result.timeouts };
-}
-
-/** The process's peak resident memory since the last reset (Linux), in MB; null where unknown. */
-function peakRssMb(pid: number | undefined): number | null {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
-    return Number.isFinite(kb) ? Math.round(kb / 1024) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU seconds used so far by each of the processes `pids` (Linux /proc; clock ticks of 1/100 s). */
-function cpuSeconds(pids: Array<number | undefined>): Map<number | undefined, number> {
-  const used = new Map<number | undefined, number>();
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      used.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch {
-      // gone, or not Linux
-    }
-  }
-  return used;
-}
-
-function postgresPids(): number[] {
-  try {
-    return readdirSync('/proc')
-      .filter((d) => /^\d+$/.test(d))
-      .filter((d) => {
-        try {
-          return readFileSync(`/proc/${d}/comm`, 'utf8').trim() === 'postgres';
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Runs `fn`, and says how busy the server and PostgreSQL were meanwhile, in % of one core. A
- * PostgreSQL process that ended meanwhile counts for nothing: a little is missed, never doubled.
- */
-async function withCpu<T>(serverPid: number | undefined, fn: () => Promise<T>) {
-  const before = cpuSeconds([serverPid, ...postgresPids()]);
-  const t0 = Date.now();
-  const value = await fn();
-  const seconds = (Date.now() - t0) / 1000;
-  const after = cpuSeconds([serverPid, ...postgresPids()]);
-  const used = (pid: number | undefined) => {
-    const end = after.get(pid);
-    return end === undefined ? 0 : end - (before.get(pid) ?? 0);
-  };
-  const pct = (s: number) => Math.round((s / seconds) * 100);
-  let postgres = 0;
-  for (const pid of after.keys()) if (pid !== serverPid) postgres += used(pid);
-  return { value, server: pct(used(serverPid)), postgres: pct(postgres) };
-}
-
-function resetPeakRss(pid: number | undefined): void {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5');
-  } catch {
-    // Not Linux, or not allowed: the peak then runs from the start of the process.
-  }
 }
 
 function row(
@@ -328,10 +243,56 @@ async function seed(url: string, token: string, run: string): Promise<Target['se
   return seeded;
 }
 
-/** The gateway on one database, every scenario in turn; returns the rows and what pgbench needs. */
-async function benchGateway(label: string, env: Record<string, string>) {
+/** Waits until the server's outbox is empty; returns the seconds it took (null: not within 5 min). */
+async function drained(url: string): Promise<number | null> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < 300_000) {
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    if (Number(/^leadgate_outbox_depth (\d+)/m.exec(metrics)?.[1] ?? 0) === 0)
+      return Math.round((Date.now() - t0) / 100) / 10;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return null;
+}
+
+/**
+ * What must never be, whatever the load: two leads for one idempotency key, or two leads for one
+ * phone (the bench's contacts each have a phone of their own; repeats merge).
+ */
+async function duplicates(schemaUrl: string, agentId: string) {
+  const db = await createDb({ databaseUrl: schemaUrl });
+  try {
+    const { rows } = await db.query<{ leads: number; by_key: number; by_phone: number }>(
+      `SELECT (SELECT count(*)::int FROM leads WHERE agent_id = $1) AS leads,
+              (SELECT count(*)::int FROM (SELECT 1 FROM leads WHERE agent_id = $1 AND idempotency_key IS NOT NULL
+                 GROUP BY idempotency_key HAVING count(*) > 1) d) AS by_key,
+              (SELECT count(*)::int FROM (SELECT 1 FROM leads WHERE agent_id = $1 AND phone IS NOT NULL
+                 GROUP BY phone HAVING count(*) > 1) d) AS by_phone`,
+      [agentId],
+    );
+    const r = rows[0];
+    return {
+      leads: r?.leads ?? 0,
+      'keys with 2+ leads': r?.by_key ?? 0,
+      'phones with 2+ leads': r?.by_phone ?? 0,
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * The gateway on one database (`args`: how `leadgate` is started), every scenario in turn; returns
+ * the rows, what pgbench needs and, on PostgreSQL, the duplicate count.
+ */
+async function benchGateway(
+  label: string,
+  env: Record<string, string>,
+  args: string[] = ['serve'],
+  only: (scenario: Scenario) => boolean = () => true,
+) {
   const { child, match } = await startLeadgate(
-    'serve',
+    args,
     { LOG_LEVEL: 'warn', ...env },
     /listening on (http:\/\/\S+)/,
   );
@@ -357,16 +318,18 @@ async function benchGateway(label: string, env: Record<string, string>) {
       seeded: await seed(url, source.token, run),
     };
     const rows: Row[] = [];
-    for (const scenario of scenarios(target).filter(chosen)) {
+    for (const scenario of scenarios(target).filter((s) => chosen(s) && only(s))) {
       resetPeakRss(child.pid);
       const { value, server, postgres } = await withCpu(child.pid, () => drive(url, scenario));
       rows.push({
         ...row(label, scenario.name, value.result, value.errors, peakRssMb(child.pid)),
         'server CPU %': server,
         'postgres CPU %': env.DATABASE_URL ? postgres : null,
+        'drain s': await drained(url),
       });
     }
-    return { rows, agentId: agent.agent_id, sourceId: source.source_id, token: source.token };
+    const checked = env.DATABASE_URL ? await duplicates(env.DATABASE_URL, agent.agent_id) : null;
+    return { rows, checked, agentId: agent.agent_id, sourceId: source.source_id, token: source.token };
   } finally {
     await stopLeadgate(child);
   }
@@ -471,12 +434,24 @@ if (wanted('embedded')) {
     )),
   );
 }
+const checks: Record<string, object> = {};
 if (PG_URL && wanted('postgres')) {
   await withSchema(PG_URL, async (url) => {
     const pg = await benchGateway('PostgreSQL', { DATABASE_URL: url });
     rows.push(...pg.rows);
+    if (pg.checked) checks.PostgreSQL = pg.checked;
     const ceiling = wanted('pgbench') ? benchPgbench(url, pg) : null;
     if (ceiling) rows.push(ceiling);
+  });
+}
+if (PG_URL && wanted('postgres-2')) {
+  await withSchema(PG_URL, async (url) => {
+    const label = 'PostgreSQL, 2 processes';
+    const two = await benchGateway(label, { DATABASE_URL: url }, ['serve', '--workers', '2'], (s) =>
+      /^(new lead|retry|mix)/.test(s.name),
+    );
+    rows.push(...two.rows);
+    if (two.checked) checks[label] = two.checked;
   });
 }
 
@@ -491,20 +466,24 @@ const ratio = (name: string, part: Row | undefined, whole: Row | undefined) => {
 };
 ratio('PostgreSQL mix / pgbench', find('PostgreSQL', 'mix'), pgbench);
 ratio('PostgreSQL new lead / pgbench', find('PostgreSQL', 'new lead'), pgbench);
+ratio('PostgreSQL, 2 processes, new lead / pgbench', find('PostgreSQL, 2 processes', 'new lead'), pgbench);
+ratio('PostgreSQL, 2 processes, mix / pgbench', find('PostgreSQL, 2 processes', 'mix'), pgbench);
 for (const target of ['embedded', 'PostgreSQL']) {
   ratio(`${target} invalid token / bare Fastify`, find(target, 'invalid token'), bare);
   ratio(`${target} revoked token / bare Fastify`, find(target, 'revoked token'), bare);
   ratio(`${target} 405 / bare Fastify`, find(target, 'GET (405)'), bare);
 }
 
-console.log(
-  `\n${SECONDS} s per scenario, ${CONNECTIONS} connections, one gateway process, node ${process.version}`,
-);
+console.log(`\n${SECONDS} s per scenario, ${CONNECTIONS} connections, node ${process.version}`);
 console.table(rows);
 console.table(ratios);
+if (Object.keys(checks).length > 0) {
+  console.log('Duplicates after every scenario (all must be 0):');
+  console.table(checks);
+}
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
   'bench/results/latest.json',
-  `${JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, connections: CONNECTIONS, node: process.version, rows, ratios }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, connections: CONNECTIONS, node: process.version, rows, ratios, checks }, null, 2)}\n`,
 );
 console.log('written: bench/results/latest.json');

@@ -87,7 +87,9 @@ export const LIMITS = {
   deliveryRetrySchedule: '0,5s,5m,30m,2h,5h,10h,10h',
   /** How often an idle dispatcher looks for work, and how much it takes at a time. */
   dispatcherPollMs: 250,
-  dispatcherBatch: 50,
+  dispatcherBatch: 200,
+  /** Numbers a dispatcher texts at once (each number's texts still go one at a time, in order). */
+  textConcurrency: 16,
   /** How long a worker holds a delivery or a text it is sending before another may take it. */
   dispatchLeaseMs: 30_000,
   /** How long a webhook receiver or an SMS provider has to answer. */

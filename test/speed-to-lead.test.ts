@@ -215,6 +215,34 @@ describe('speed to lead: the first text', () => {
     expect(statuses).toEqual(['scheduled', 'scheduled', 'failed']);
   });
 
+  it('When several prospects are due in one round, then they are texted at the same time, not one after another', async () => {
+    const src = await source();
+    let inFlight = 0;
+    let most = 0;
+    const sent: string[] = [];
+    const slow: SmsProvider = {
+      name: 'recorder',
+      async send(text) {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        inFlight--;
+        sent.push(text.to);
+        return { id: null };
+      },
+    };
+    for (let i = 0; i < 6; i++)
+      await deliver(t.app, src.token, {
+        name: `Burst ${i}`,
+        phone: `312555014${i}`,
+        state: 'IL',
+        sms_consent: true,
+      });
+    const round = await dispatcherAt('2027-01-15T18:00:00Z', slow).runOnce();
+    expect(sent.filter((to) => to.startsWith('+1312555014'))).toHaveLength(6);
+    expect(round.texts.sent).toBeGreaterThanOrEqual(6);
+    expect(most).toBeGreaterThan(1);
+  });
+
   it('When the same contact is delivered again within 24 hours, then it is not texted again', async () => {
     const src = await source();
     const lead = { name: 'Twice Tina', phone: '3125550109', state: 'IL', sms_consent: true };

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { iso, type Queryable } from '../db/index.ts';
-import type { Database } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
 import type { DestinationKind } from './payloads.ts';
 
@@ -58,13 +57,15 @@ export interface ClaimedDelivery {
  * arrive in order. `FOR UPDATE SKIP LOCKED` and the lease keep two workers off one delivery.
  */
 export async function claimDueDeliveries(
-  db: Database,
+  db: Queryable,
   limit: number,
   leaseMs: number,
 ): Promise<ClaimedDelivery[]> {
-  return db.withTransaction(async (tx) => {
-    const { rows } = await tx.query<ClaimedDelivery>(
-      `SELECT d.agent_id, d.delivery_id, d.message_id, d.destination_id, d.attempts, d.body, s.url, s.secret, s.kind
+  // One statement: lock the due rows nobody else holds, lease them, and return them with their
+  // destination and the attempts made so far, this one included.
+  const { rows } = await db.query<ClaimedDelivery>(
+    `WITH due AS (
+       SELECT d.agent_id, d.delivery_id
          FROM webhook_deliveries d
          JOIN sync_destinations s ON s.agent_id = d.agent_id AND s.destination_id = d.destination_id
         WHERE (d.status = 'pending' OR (d.status = 'sending' AND d.lease_until < now()))
@@ -75,27 +76,34 @@ export async function claimDueDeliveries(
                    AND e.seq < d.seq AND e.status IN ('pending', 'sending')))
         ORDER BY d.next_attempt_at, d.seq
         LIMIT $1
-        FOR UPDATE OF d SKIP LOCKED`,
-      [limit],
-    );
-    if (rows.length > 0) {
-      await tx.query(
-        `UPDATE webhook_deliveries SET status = 'sending', lease_until = now() + make_interval(secs => $2),
-                attempts = attempts + 1, updated_at = now()
-          WHERE delivery_id = ANY($1::uuid[])`,
-        [rows.map((d) => d.delivery_id), leaseMs / 1000],
-      );
-    }
-    return rows.map((d) => ({ ...d, attempts: d.attempts + 1 }));
-  });
+        FOR UPDATE OF d SKIP LOCKED)
+     UPDATE webhook_deliveries w SET status = 'sending', lease_until = now() + make_interval(secs => $2),
+            attempts = w.attempts + 1, updated_at = now()
+       FROM due, sync_destinations s
+      WHERE w.agent_id = due.agent_id AND w.delivery_id = due.delivery_id
+        AND s.agent_id = w.agent_id AND s.destination_id = w.destination_id
+     RETURNING w.agent_id, w.delivery_id, w.message_id, w.destination_id, w.attempts, w.body, s.url, s.secret, s.kind`,
+    [limit, leaseMs / 1000],
+  );
+  return rows;
 }
 
-export async function markDelivered(db: Queryable, d: ClaimedDelivery, httpStatus: number): Promise<void> {
+/** Deliveries the receiver took (2xx), all of a round in one statement. */
+export async function markDelivered(
+  db: Queryable,
+  delivered: ReadonlyArray<{ d: ClaimedDelivery; httpStatus: number }>,
+): Promise<void> {
+  if (delivered.length === 0) return;
   await db.query(
-    `UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), last_status = $3, last_error = NULL,
-            lease_until = NULL, updated_at = now()
-      WHERE agent_id = $1 AND delivery_id = $2`,
-    [d.agent_id, d.delivery_id, httpStatus],
+    `UPDATE webhook_deliveries w SET status = 'delivered', delivered_at = now(), last_status = x.http_status,
+            last_error = NULL, lease_until = NULL, updated_at = now()
+       FROM unnest($1::uuid[], $2::uuid[], $3::int[]) AS x (agent_id, delivery_id, http_status)
+      WHERE w.agent_id = x.agent_id AND w.delivery_id = x.delivery_id`,
+    [
+      delivered.map(({ d }) => d.agent_id),
+      delivered.map(({ d }) => d.delivery_id),
+      delivered.map(({ httpStatus }) => httpStatus),
+    ],
   );
 }
 

@@ -86,13 +86,17 @@ export async function destinationsFor(
 }
 
 /** A delivery succeeded: the destination is healthy again. */
-export async function markDestinationHealthy(db: Queryable, destinationId: string): Promise<void> {
+export async function markDestinationsHealthy(
+  db: Queryable,
+  destinationIds: readonly string[],
+): Promise<void> {
+  if (destinationIds.length === 0) return;
   await db.query(
     // Written at most once a second per destination: concurrent successes need not queue on its row.
     `UPDATE sync_destinations SET last_success_at = now(), failing_since = NULL
-      WHERE destination_id = $1
+      WHERE destination_id = ANY($1::uuid[])
         AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < now() - interval '1 second')`,
-    [destinationId],
+    [[...new Set(destinationIds)]],
   );
 }
 

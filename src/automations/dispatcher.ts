@@ -64,6 +64,7 @@ export function createDispatcher(
       now: at,
       batch: LIMITS.dispatcherBatch,
       leaseMs: webhooks.leaseMs,
+      concurrency: LIMITS.textConcurrency,
     });
     for (const outcome of ['sent', 'failed', 'suppressed', 'deferred'] as const)
       opts.metrics?.texts.inc({ outcome }, texts[outcome]);

@@ -9,7 +9,7 @@ import { checkDestinationUrl } from './destination-address.ts';
 import {
   disableDestination,
   markDestinationFailing,
-  markDestinationHealthy,
+  markDestinationsHealthy,
 } from './destination-repository.ts';
 import { nextDelay } from './retry-schedule.ts';
 import { webhookHeaders } from './signing.ts';
@@ -31,16 +31,38 @@ export interface WebhookRound {
   gone: number;
 }
 
-/** Sends every due delivery once (up to a batch), at the same time; returns what came of them. */
+/**
+ * Sends every due delivery once (up to a batch), at the same time; returns what came of them. The
+ * deliveries the receivers took are written in one statement when the round's last answer is in (a
+ * process that dies before leaves them leased: they are sent again when the lease ends); a failure
+ * is written as it comes, with its retry time.
+ */
 export async function sendDueWebhooks(db: Database, settings: WebhookSettings): Promise<WebhookRound> {
   const claimed = await claimDueDeliveries(db, settings.batch, settings.leaseMs);
   const round: WebhookRound = { delivered: 0, failed: 0, dead: 0, gone: 0 };
-  await Promise.all(claimed.map(async (d) => round[await sendOne(db, d, settings)]++));
+  const delivered: Array<{ d: ClaimedDelivery; httpStatus: number }> = [];
+  await Promise.all(
+    claimed.map(async (d) => {
+      const outcome = await sendOne(db, d, settings);
+      if (typeof outcome === 'number') delivered.push({ d, httpStatus: outcome });
+      round[typeof outcome === 'number' ? 'delivered' : outcome]++;
+    }),
+  );
+  await markDelivered(db, delivered);
+  await markDestinationsHealthy(
+    db,
+    delivered.map(({ d }) => d.destination_id),
+  );
   return round;
 }
 
-async function sendOne(db: Database, d: ClaimedDelivery, s: WebhookSettings): Promise<keyof WebhookRound> {
-  const fail = async (httpStatus: number | null, error: string): Promise<keyof WebhookRound> => {
+/** Sends one delivery: its 2xx status when the receiver took it, else what came of it. */
+async function sendOne(
+  db: Database,
+  d: ClaimedDelivery,
+  s: WebhookSettings,
+): Promise<number | Exclude<keyof WebhookRound, 'delivered'>> {
+  const fail = async (httpStatus: number | null, error: string): Promise<'failed' | 'dead'> => {
     const retryInMs = nextDelay(s.retrySchedule, d.attempts);
     await markFailed(db, d, { httpStatus, error, retryInMs });
     await markDestinationFailing(db, d.destination_id, s.disableAfterMs);
@@ -68,11 +90,7 @@ async function sendOne(db: Database, d: ClaimedDelivery, s: WebhookSettings): Pr
   } catch (err) {
     return fail(null, err instanceof Error ? err.message : String(err));
   }
-  if (status >= 200 && status < 300) {
-    await markDelivered(db, d, status);
-    await markDestinationHealthy(db, d.destination_id);
-    return 'delivered';
-  }
+  if (status >= 200 && status < 300) return status;
   if (status === 410) {
     // The receiver says the destination is gone for good: stop sending to it at once.
     await markFailed(db, d, {
