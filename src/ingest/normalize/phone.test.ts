@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizePhone } from './phone.ts';
+import { normalizePhone, parseWithLibrary } from './phone.ts';
 import type { JsonValue } from '../../json.ts';
 
 describe('normalizePhone', () => {
@@ -53,5 +54,35 @@ describe('normalizePhone', () => {
     { number: '2133734253' },
   ])('When the phone is %j, then it is INVALID_PHONE', (input) => {
     expect(normalizePhone(input)).toMatchObject({ ok: false, code: 'INVALID_PHONE' });
+  });
+});
+
+describe('normalizePhone without the parser', () => {
+  const digit = (from: number) => fc.integer({ min: from, max: 9 }).map(String);
+  const digits = (n: number, from = 0) =>
+    fc.array(digit(from), { minLength: n, maxLength: n }).map((d) => d.join(''));
+  const separator = fc.constantFrom('', ' ', '-', '.', '  ', '/', '--');
+  const writing = fc
+    .record({
+      prefix: fc.constantFrom('', '1', '1-', '1 ', '+1', '+1 ', '+1-', '+ 1', '0', '+44 ', '11'),
+      area: fc.oneof(digits(3, 2), digits(3)),
+      exchange: digits(3),
+      line: fc.oneof(digits(4), digits(3), digits(5)),
+      parens: fc.boolean(),
+      seps: fc.tuple(separator, separator),
+      around: fc.constantFrom('', ' ', ' x12', 'a', ' ext. 7'),
+    })
+    .map(
+      (w) =>
+        `${w.prefix}${w.parens ? `(${w.area})` : w.area}${w.seps[0]}${w.exchange}${w.seps[1]}${w.line}${w.around}`,
+    );
+
+  it('When a number is written any which way, then the answer is the one libphonenumber-js gives', () => {
+    fc.assert(
+      fc.property(writing, (text) => {
+        expect(normalizePhone(text)).toEqual(parseWithLibrary(text.trim()));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });

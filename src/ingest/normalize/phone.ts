@@ -18,6 +18,21 @@ const NANP_NATIONAL = /^[2-9]\d{9}$/;
 export function normalizePhone(value: JsonValue): Normalized<string> {
   const text = typeof value === 'number' && Number.isSafeInteger(value) && value > 0 ? String(value) : value;
   if (typeof text !== 'string') return invalid('INVALID_PHONE', EXPECTED_PHONE);
+  // Most numbers arrive in one of a few plain writings, which need no parser: the same answer,
+  // several times faster (a property test holds it to libphonenumber's).
+  const plain = PLAIN_NANP.exec(text);
+  if (plain) return valid(`${plain[1] ?? plain[2]}${plain[3]}${plain[4]}`);
+  return parseWithLibrary(text);
+}
+
+/**
+ * `2133734253`, `213-373-4253`, `213.373.4253`, `213 373 4253`, `(213) 373-4253`, optionally after
+ * `1`, `1-`, `+1 ` or `+1`, and nothing else: no letters, no extension, no spaces around.
+ */
+const PLAIN_NANP = /^(?:\+?1[ .-]?)?(?:\(([2-9]\d\d)\) ?|([2-9]\d\d)[ .-]?)(\d{3})[ .-]?(\d{4})$/;
+
+/** libphonenumber-js's reading of any other writing. */
+export function parseWithLibrary(text: string): Normalized<string> {
   const parsed = parsePhoneNumberFromString(text.trim(), { defaultCountry: 'US', extract: false });
   if (!parsed || parsed.countryCallingCode !== '1' || !NANP_NATIONAL.test(parsed.nationalNumber)) {
     return invalid('INVALID_PHONE', EXPECTED_PHONE);
