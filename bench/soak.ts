@@ -108,11 +108,12 @@ async function soak(database: string, env: Record<string, string>) {
     await drain(url, receiver, 2 * probeStatuses);
     const before = receiver.count();
 
-    const samples: Array<{ s: number; rss: number | null; outbox: number }> = [];
+    const samples: Array<{ s: number; rss: number | null; heap: number; external: number; outbox: number }> =
+      [];
     const t0 = Date.now();
     const sampler = setInterval(() => {
-      void outboxDepth(url).then((outbox) =>
-        samples.push({ s: Math.round((Date.now() - t0) / 1000), rss: rssMb(child.pid), outbox }),
+      void serverFigures(url).then((figures) =>
+        samples.push({ s: Math.round((Date.now() - t0) / 1000), rss: rssMb(child.pid), ...figures }),
       );
     }, 5_000);
     const result = await load(url, source.token, run, SOAK_SECONDS, rate);
@@ -148,10 +149,20 @@ async function soak(database: string, env: Record<string, string>) {
   }
 }
 
-async function outboxDepth(url: string): Promise<number> {
+/** From the server's /metrics: its outbox depth, and its JavaScript heap and external memory in MB. */
+async function serverFigures(url: string) {
   const metrics = await (await fetch(`${url}/metrics`)).text();
-  return Number(/^leadgate_outbox_depth (\d+)/m.exec(metrics)?.[1] ?? 0);
+  const figure = (name: string) =>
+    Number(new RegExp(`^leadgate_${name} ([\\d.e+]+)`, 'm').exec(metrics)?.[1] ?? 0);
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  return {
+    heap: mb(figure('nodejs_heap_size_used_bytes')),
+    external: mb(figure('nodejs_external_memory_bytes')),
+    outbox: figure('outbox_depth'),
+  };
 }
+
+const outboxDepth = async (url: string) => (await serverFigures(url)).outbox;
 
 /** Waits (at most 10 min) until the receiver has `events`; returns the seconds it took, or null. */
 async function drain(url: string, receiver: { count(): number }, events: number): Promise<number | null> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../../test/support/db.ts';
+import { withoutJit } from './postgres.ts';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -141,4 +142,21 @@ describe('parameterized statements are prepared, on both drivers', () => {
       expect(order).toEqual(['commit', 'read']);
     },
   );
+});
+
+describe.runIf(TEST_DATABASE_URL)('PostgreSQL connections', () => {
+  it('When a connection opens, then JIT is off and the connection string’s own options still hold', async () => {
+    const { rows } = await t.db.query<{ jit: string; schema: string }>(
+      "SELECT current_setting('jit') AS jit, current_schema() AS schema",
+    );
+    expect(rows[0]?.jit).toBe('off');
+    expect(rows[0]?.schema).toBe(new URL(t.url ?? '').searchParams.get('options')?.split('=')[1]);
+  });
+
+  it('When the connection string has no options, then they are just jit=off', () => {
+    expect(withoutJit('postgres://u@h:5432/db')).toBe('postgres://u@h:5432/db?options=-c+jit%3Doff');
+    expect(
+      new URL(withoutJit('postgres://u@h/db?options=-c%20search_path%3Dx')).searchParams.get('options'),
+    ).toBe('-c search_path=x -c jit=off');
+  });
 });
