@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { startReceiver } from '../test/support/receiver.ts';
 import { lead } from './lead.ts';
 import {
-  adminPost as admin,
+  provisionSource,
   startLeadgate,
   stopLeadgate as stop,
   withDataDir,
@@ -43,14 +43,10 @@ async function fillOutbox(env: Record<string, string>, receiverUrl: string): Pro
   const { child, match } = await start('serve', env, /listening on (http:\/\/\S+)/);
   const url = match[1] ?? '';
   try {
-    const agent = await admin<{ agent_id: string }>(url, '/agents', { name: 'Bench Agent' });
-    const source = await admin<{ source_id: string; token: string }>(
-      url,
-      `/agents/${agent.agent_id}/sources`,
-      { name: 'bench' },
-    );
-    for (const kind of ['partner_sync', 'analytics'])
-      await admin(url, `/sources/${source.source_id}/destinations`, { kind, url: `${receiverUrl}/${kind}` });
+    const source = await provisionSource(url, {
+      partner_sync: `${receiverUrl}/partner_sync`,
+      analytics: `${receiverUrl}/analytics`,
+    });
     const run = randomBytes(3).toString('hex');
     let next = 0;
     const sender = async () => {

@@ -59,6 +59,28 @@ export async function adminPost<T>(url: string, path: string, body: object): Pro
   return (await res.json()) as T;
 }
 
+/**
+ * A bench agent (zone America/Chicago) with one lead source through the admin API, and the
+ * source's webhook destinations, one per kind given (kind → URL).
+ */
+export async function provisionSource(
+  url: string,
+  destinations: Record<string, string> = {},
+): Promise<{ agentId: string; sourceId: string; token: string }> {
+  const agent = await adminPost<{ agent_id: string }>(url, '/agents', {
+    name: 'Bench Agent',
+    timezone: 'America/Chicago',
+  });
+  const source = await adminPost<{ source_id: string; token: string }>(
+    url,
+    `/agents/${agent.agent_id}/sources`,
+    { name: 'bench' },
+  );
+  for (const [kind, to] of Object.entries(destinations))
+    await adminPost(url, `/sources/${source.source_id}/destinations`, { kind, url: to });
+  return { agentId: agent.agent_id, sourceId: source.source_id, token: source.token };
+}
+
 /** Runs `fn` with the URL of a fresh schema on the PostgreSQL server at `pgUrl`, dropped afterwards. */
 export async function withSchema<T>(pgUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
   const schema = `bench_${randomBytes(4).toString('hex')}`;

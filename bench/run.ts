@@ -22,13 +22,7 @@ import { createDb } from '../src/db/index.ts';
 import { hashToken } from '../src/sources/tokens.ts';
 import { lead } from './lead.ts';
 import { peakRssMb, resetPeakRss, withCpu } from './proc.ts';
-import {
-  adminPost as admin,
-  startLeadgate,
-  stopLeadgate,
-  withDataDir,
-  withSchema,
-} from './leadgate-process.ts';
+import { provisionSource, startLeadgate, stopLeadgate, withDataDir, withSchema } from './leadgate-process.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -298,17 +292,7 @@ async function benchGateway(
   );
   try {
     const url = match[1] ?? '';
-    const agent = await admin<{ agent_id: string }>(url, '/agents', {
-      name: 'Bench Agent',
-      timezone: 'America/Chicago',
-    });
-    const source = await admin<{ source_id: string; token: string }>(
-      url,
-      `/agents/${agent.agent_id}/sources`,
-      {
-        name: 'bench',
-      },
-    );
+    const source = await provisionSource(url);
     const run = randomBytes(3).toString('hex');
     const target: Target = {
       url,
@@ -328,8 +312,8 @@ async function benchGateway(
         'drain s': await drained(url),
       });
     }
-    const checked = env.DATABASE_URL ? await duplicates(env.DATABASE_URL, agent.agent_id) : null;
-    return { rows, checked, agentId: agent.agent_id, sourceId: source.source_id, token: source.token };
+    const checked = env.DATABASE_URL ? await duplicates(env.DATABASE_URL, source.agentId) : null;
+    return { rows, checked, ...source };
   } finally {
     await stopLeadgate(child);
   }

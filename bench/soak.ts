@@ -15,13 +15,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { lead } from './lead.ts';
-import {
-  adminPost as admin,
-  startLeadgate,
-  stopLeadgate,
-  withDataDir,
-  withSchema,
-} from './leadgate-process.ts';
+import { provisionSource, startLeadgate, stopLeadgate, withDataDir, withSchema } from './leadgate-process.ts';
 import { rssMb } from './proc.ts';
 
 const PG_URL = process.env.DATABASE_URL || process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -85,16 +79,10 @@ async function soak(database: string, env: Record<string, string>) {
   );
   const url = match[1] ?? '';
   try {
-    const agent = await admin<{ agent_id: string }>(url, '/agents', { name: 'Soak Agent' });
-    const source = await admin<{ source_id: string; token: string }>(
-      url,
-      `/agents/${agent.agent_id}/sources`,
-      {
-        name: 'soak',
-      },
-    );
-    for (const kind of ['partner_sync', 'analytics'])
-      await admin(url, `/sources/${source.source_id}/destinations`, { kind, url: `${receiver.url}/${kind}` });
+    const source = await provisionSource(url, {
+      partner_sync: `${receiver.url}/partner_sync`,
+      analytics: `${receiver.url}/analytics`,
+    });
     const run = randomBytes(3).toString('hex');
 
     const probe = await load(url, source.token, `${run}p`, PROBE_SECONDS);
