@@ -59,6 +59,19 @@ export async function adminPost<T>(url: string, path: string, body: object): Pro
   return (await res.json()) as T;
 }
 
+/** From the server's /metrics: its outbox depth, and its JavaScript heap and external memory in MB. */
+export async function serverFigures(url: string) {
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const figure = (name: string) =>
+    Number(new RegExp(`^leadgate_${name} ([\\d.e+]+)`, 'm').exec(metrics)?.[1] ?? 0);
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+  return {
+    heap: mb(figure('nodejs_heap_size_used_bytes')),
+    external: mb(figure('nodejs_external_memory_bytes')),
+    outbox: figure('outbox_depth'),
+  };
+}
+
 /**
  * A bench agent (zone America/Chicago) with one lead source through the admin API, and the
  * source's webhook destinations, one per kind given (kind → URL).

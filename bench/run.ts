@@ -22,7 +22,14 @@ import { createDb } from '../src/db/index.ts';
 import { hashToken } from '../src/sources/tokens.ts';
 import { lead } from './lead.ts';
 import { peakRssMb, resetPeakRss, withCpu } from './proc.ts';
-import { provisionSource, startLeadgate, stopLeadgate, withDataDir, withSchema } from './leadgate-process.ts';
+import {
+  provisionSource,
+  serverFigures,
+  startLeadgate,
+  stopLeadgate,
+  withDataDir,
+  withSchema,
+} from './leadgate-process.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -241,9 +248,7 @@ async function seed(url: string, token: string, run: string): Promise<Target['se
 async function drained(url: string): Promise<number | null> {
   const t0 = Date.now();
   while (Date.now() - t0 < 300_000) {
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    if (Number(/^leadgate_outbox_depth (\d+)/m.exec(metrics)?.[1] ?? 0) === 0)
-      return Math.round((Date.now() - t0) / 100) / 10;
+    if ((await serverFigures(url)).outbox === 0) return Math.round((Date.now() - t0) / 100) / 10;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return null;

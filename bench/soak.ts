@@ -15,7 +15,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { lead } from './lead.ts';
-import { provisionSource, startLeadgate, stopLeadgate, withDataDir, withSchema } from './leadgate-process.ts';
+import {
+  provisionSource,
+  serverFigures,
+  startLeadgate,
+  stopLeadgate,
+  withDataDir,
+  withSchema,
+} from './leadgate-process.ts';
 import { rssMb } from './proc.ts';
 
 const PG_URL = process.env.DATABASE_URL || process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -137,26 +144,11 @@ async function soak(database: string, env: Record<string, string>) {
   }
 }
 
-/** From the server's /metrics: its outbox depth, and its JavaScript heap and external memory in MB. */
-async function serverFigures(url: string) {
-  const metrics = await (await fetch(`${url}/metrics`)).text();
-  const figure = (name: string) =>
-    Number(new RegExp(`^leadgate_${name} ([\\d.e+]+)`, 'm').exec(metrics)?.[1] ?? 0);
-  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-  return {
-    heap: mb(figure('nodejs_heap_size_used_bytes')),
-    external: mb(figure('nodejs_external_memory_bytes')),
-    outbox: figure('outbox_depth'),
-  };
-}
-
-const outboxDepth = async (url: string) => (await serverFigures(url)).outbox;
-
 /** Waits (at most 10 min) until the receiver has `events`; returns the seconds it took, or null. */
 async function drain(url: string, receiver: { count(): number }, events: number): Promise<number | null> {
   const t0 = Date.now();
   while (Date.now() - t0 < 600_000) {
-    if (receiver.count() >= events && (await outboxDepth(url)) === 0)
+    if (receiver.count() >= events && (await serverFigures(url)).outbox === 0)
       return Math.round((Date.now() - t0) / 1000);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

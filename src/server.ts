@@ -94,18 +94,24 @@ async function whenDatabaseAnswers<T>(step: () => Promise<T>): Promise<T> {
  * What `serve --workers N` does once, before its workers start: migrations, the admin key, the demo
  * source on first start. Returns what the banner shows.
  */
-export async function prepareDatabase(
-  config: Config,
-): Promise<{ admin: { key: string; generated: boolean }; demo: DemoSource | null }> {
+export async function prepareDatabase(config: Config): ReturnType<typeof prepare> {
   const { db, close } = await openDatabase(config);
   try {
-    await whenDatabaseAnswers(() => migrate(db));
-    const admin = resolveAdminKey(config);
-    const demo = config.createDemo ? await whenDatabaseAnswers(() => ensureDemoSource(db)) : null;
-    return { admin, demo };
+    return await prepare(db, config);
   } finally {
     await close();
   }
+}
+
+/** Migrations (waiting for the database), the admin key, the demo source on first start. */
+async function prepare(
+  db: Database,
+  config: Config,
+): Promise<{ admin: { key: string; generated: boolean }; demo: DemoSource | null }> {
+  await whenDatabaseAnswers(() => migrate(db));
+  const admin = resolveAdminKey(config);
+  const demo = config.createDemo ? await whenDatabaseAnswers(() => ensureDemoSource(db)) : null;
+  return { admin, demo };
 }
 
 export async function runMigrations(config: Config): Promise<string[]> {
@@ -146,9 +152,7 @@ export async function startServer(
   const metrics = createMetrics(() => queueStats(db));
   let app: FastifyInstance;
   try {
-    await whenDatabaseAnswers(() => migrate(db));
-    const admin = resolveAdminKey(config);
-    const demo = config.createDemo ? await whenDatabaseAnswers(() => ensureDemoSource(db)) : null;
+    const { admin, demo } = await prepare(db, config);
     app = await buildApp({
       db,
       metrics,

@@ -2,7 +2,14 @@ import type { Database } from '../db/index.ts';
 import { getLeadViews, type LeadView } from '../leads/lead-queries.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
 import { leadZone } from './lead-zone.ts';
-import { claimDueTexts, finishText, isOptedOut, recordSentText, type ClaimedText } from './sms-repository.ts';
+import {
+  agentPhoneKey,
+  claimDueTexts,
+  finishText,
+  isOptedOut,
+  recordSentText,
+  type ClaimedText,
+} from './sms-repository.ts';
 import type { SmsProvider } from './sms-providers.ts';
 
 const MAX_ATTEMPTS = 3;
@@ -37,8 +44,10 @@ export async function sendDueTexts(
   );
   const byNumber = new Map<string, ClaimedText[]>();
   for (const t of texts) {
-    const key = `${t.agent_id} ${t.to_phone}`;
-    byNumber.set(key, [...(byNumber.get(key) ?? []), t]);
+    const key = agentPhoneKey(t.agent_id, t.to_phone);
+    const same = byNumber.get(key);
+    if (same) same.push(t);
+    else byNumber.set(key, [t]);
   }
   const queue = [...byNumber.values()];
   const sender = async () => {
