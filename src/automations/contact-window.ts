@@ -14,9 +14,10 @@ export function nextAllowedInstant(now: Date, zone: string, rule: ContactRule): 
   const local = DateTime.fromJSDate(now, { zone });
   const [startH = 0, startM = 0] = rule.start.split(':').map(Number);
   const [endH = 0, endM = 0] = rule.end.split(':').map(Number);
+  // Inside the window (the common case) needs only the local time of day, not two more instants.
+  const seconds = local.hour * 3600 + local.minute * 60 + local.second + local.millisecond / 1000;
+  if (seconds >= startH * 3600 + startM * 60 && seconds < endH * 3600 + endM * 60) return now;
   const opens = local.set({ hour: startH, minute: startM, second: 0, millisecond: 0 });
-  const closes = local.set({ hour: endH, minute: endM, second: 0, millisecond: 0 });
-  if (local >= opens && local < closes) return now;
   const next = local < opens ? opens : opens.plus({ days: 1 });
   return next.toJSDate();
 }

@@ -11,6 +11,7 @@ import {
   markDestinationFailing,
   markDestinationsHealthy,
 } from './destination-repository.ts';
+import { post } from './post.ts';
 import { nextDelay } from './retry-schedule.ts';
 import { webhookHeaders } from './signing.ts';
 
@@ -74,19 +75,15 @@ async function sendOne(
   const body = JSON.stringify(d.body);
   let status: number;
   try {
-    const res = await fetch(d.url, {
-      method: 'POST',
+    ({ status } = await post(d.url, {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Leadgate-Webhooks/1',
         ...webhookHeaders(d.secret, d.message_id, new Date(), body),
       },
       body,
-      redirect: 'manual', // a redirect could lead anywhere, a private network included
-      signal: AbortSignal.timeout(s.timeoutMs),
-    });
-    status = res.status;
-    await res.body?.cancel();
+      timeoutMs: s.timeoutMs,
+    }));
   } catch (err) {
     return fail(null, err instanceof Error ? err.message : String(err));
   }

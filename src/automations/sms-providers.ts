@@ -1,3 +1,5 @@
+import { post } from './post.ts';
+
 /**
  * Where texts go. `recorder` (the default) sends nothing and keeps the text in the lead's history;
  * `http` POSTs `{to, body, lead_id}` to `SMS_WEBHOOK_URL`; `twilio` calls Twilio's Messages API
@@ -17,6 +19,16 @@ export interface SmsSettings {
   timeoutMs: number;
 }
 
+/** Twilio's JSON answer, or nothing when it is not JSON. */
+function readAnswer(body: string): { sid?: string; message?: string } {
+  try {
+    const answer: unknown = JSON.parse(body);
+    return answer && typeof answer === 'object' ? (answer as { sid?: string; message?: string }) : {};
+  } catch {
+    return {};
+  }
+}
+
 export function createSmsProvider(settings: SmsSettings): SmsProvider {
   switch (settings.provider) {
     case 'recorder':
@@ -27,13 +39,12 @@ export function createSmsProvider(settings: SmsSettings): SmsProvider {
       return {
         name: 'http',
         async send(text) {
-          const res = await fetch(url, {
-            method: 'POST',
+          const res = await post(url, {
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify(text),
-            signal: AbortSignal.timeout(settings.timeoutMs),
+            timeoutMs: settings.timeoutMs,
           });
-          if (!res.ok) throw new Error(`SMS webhook answered ${res.status}`);
+          if (res.status < 200 || res.status > 299) throw new Error(`SMS webhook answered ${res.status}`);
           return { id: null };
         },
       };
@@ -47,14 +58,14 @@ export function createSmsProvider(settings: SmsSettings): SmsProvider {
       return {
         name: 'twilio',
         async send(text) {
-          const res = await fetch(url, {
-            method: 'POST',
+          const res = await post(url, {
             headers: { authorization: `Basic ${auth}`, 'content-type': 'application/x-www-form-urlencoded' },
             body: new URLSearchParams({ To: text.to, From: t.from, Body: text.body }).toString(),
-            signal: AbortSignal.timeout(settings.timeoutMs),
+            timeoutMs: settings.timeoutMs,
+            readBody: true,
           });
-          const answer = (await res.json().catch(() => ({}))) as { sid?: string; message?: string };
-          if (!res.ok)
+          const answer = readAnswer(res.body);
+          if (res.status < 200 || res.status > 299)
             throw new Error(`Twilio answered ${res.status}${answer.message ? `: ${answer.message}` : ''}`);
           return { id: answer.sid ?? null };
         },
