@@ -74,6 +74,15 @@ export const LIMITS = {
   samplesListed: 100,
   eventsListed: 100,
   nameMaxLength: 200,
+  /** Console passwords: at least this many characters (issue: 12), at most the max. */
+  passwordMinLength: 12,
+  passwordMaxLength: 1024,
+  emailMaxLength: 254,
+  /** Console logins: this many failures per email or per client address within the window → 429. */
+  loginFailuresAllowed: 10,
+  loginFailureWindowMs: 15 * 60_000,
+  /** A console session lasts this long without a new login. */
+  sessionMaxAgeMs: 12 * 3600_000,
   searchMaxLength: 200,
   timezoneMaxLength: 64,
   signingKeyMaxLength: 1024,

@@ -25,6 +25,7 @@ afterAll(async () => {
 async function leadgate(
   args: string[],
   env: NodeJS.ProcessEnv = { LEADGATE_URL: url, ADMIN_API_KEY: ADMIN_KEY },
+  stdin?: string,
 ) {
   let out = '';
   let err = '';
@@ -32,6 +33,7 @@ async function leadgate(
     out: (s) => (out += s),
     err: (s) => (err += s),
     env,
+    ...(stdin === undefined ? {} : { stdin: async () => stdin }),
   });
   return { code, out, err };
 }
@@ -469,5 +471,38 @@ describe('migrate', () => {
     expect(first).toMatchObject({ code: 0, err: '' });
     expect(first.out).toMatch(/^Applied: 0001-init/);
     expect(JSON.parse(second.out)).toEqual({ applied: [] });
+  });
+});
+
+describe('leadgate agents: console logins and agent keys', () => {
+  it('When an agent is created with an email and given a password on standard input, then the login is stored hashed; a short one is refused', async () => {
+    const created = await leadgate(['agents', 'create', '--name', 'Dana', '--email', 'dana@example.com', '--json']);
+    expect(created.code, created.err).toBe(0);
+    const agent = JSON.parse(created.out) as { agent_id: string; email: string };
+    expect(agent.email).toBe('dana@example.com');
+    const short = await leadgate(['agents', 'password', agent.agent_id], undefined, 'too short\n');
+    expect(short.code).toBe(1);
+    expect(short.err).toContain('VALIDATION_ERROR');
+    const set = await leadgate(['agents', 'password', agent.agent_id], undefined, 'a long enough passphrase\n');
+    expect(set.code, set.err).toBe(0);
+    const { rows } = await t.db.query<{ password_hash: string }>(
+      'SELECT password_hash FROM agents WHERE agent_id = $1',
+      [agent.agent_id],
+    );
+    const { verify } = await import('@node-rs/argon2');
+    expect(await verify(rows[0]?.password_hash ?? '', 'a long enough passphrase')).toBe(true);
+  });
+
+  it('When a key is created and revoked from the CLI, then it works until revoked and is shown only once', async () => {
+    const s = await seedSource(t.db, 'Erin');
+    const created = await leadgate(['agents', 'keys', 'create', s.agent_id, '--json']);
+    expect(created.code, created.err).toBe(0);
+    const key = JSON.parse(created.out) as { key_id: string; key: string };
+    const asAgent = { LEADGATE_URL: url, ADMIN_API_KEY: key.key };
+    expect((await leadgate(['agents', 'show', s.agent_id], asAgent)).code).toBe(0);
+    expect((await leadgate(['agents', 'keys', 'revoke', s.agent_id, key.key_id])).code).toBe(0);
+    const refused = await leadgate(['agents', 'show', s.agent_id], asAgent);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('UNAUTHORIZED');
   });
 });

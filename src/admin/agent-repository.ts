@@ -1,25 +1,31 @@
 import { randomUUID } from 'node:crypto';
+import { isPgError } from '../db/database.ts';
 import { iso, type Queryable } from '../db/index.ts';
+import { appError } from '../errors.ts';
 
 export interface AgentRow {
   agent_id: string;
   name: string;
   timezone: string;
+  /** The console login; null: the agent has none. */
+  email: string | null;
   /** The first text to new leads; null: the default (docs/outbox.md, "Texts and calls"). */
   sms_template: string | null;
   created_at: string;
 }
 
-const COLUMNS = 'agent_id, name, timezone, sms_template, created_at';
+const COLUMNS = 'agent_id, name, timezone, email, sms_template, created_at';
 
 export async function createAgent(
   db: Queryable,
-  input: { name: string; timezone?: string },
+  input: { name: string; timezone?: string; email?: string },
 ): Promise<AgentRow> {
-  const { rows } = await db.query<AgentRow>(
-    `INSERT INTO agents (agent_id, name, timezone) VALUES ($1, $2, COALESCE($3, 'America/New_York'))
+  const { rows } = await emailUnique(() =>
+    db.query<AgentRow>(
+      `INSERT INTO agents (agent_id, name, timezone, email) VALUES ($1, $2, COALESCE($3, 'America/New_York'), $4)
      RETURNING ${COLUMNS}`,
-    [randomUUID(), input.name, input.timezone ?? null],
+      [randomUUID(), input.name, input.timezone ?? null, input.email ?? null],
+    ),
   );
   return toAgent(rows[0]);
 }
@@ -29,25 +35,66 @@ export async function getAgent(db: Queryable, agentId: string): Promise<AgentRow
   return rows[0] ? toAgent(rows[0]) : null;
 }
 
-/** Changes what is given; `sms_template: null` returns to the default text. */
+/** Changes what is given; `sms_template: null` returns to the default text, `email: null` removes the login. */
 export async function updateAgent(
   db: Queryable,
   agentId: string,
-  patch: { name?: string; timezone?: string; sms_template?: string | null },
+  patch: { name?: string; timezone?: string; sms_template?: string | null; email?: string | null },
 ): Promise<AgentRow | null> {
-  const { rows } = await db.query<AgentRow>(
-    `UPDATE agents SET name = COALESCE($2, name), timezone = COALESCE($3, timezone),
-            sms_template = CASE WHEN $4::boolean THEN $5 ELSE sms_template END
+  const { rows } = await emailUnique(() =>
+    db.query<AgentRow>(
+      `UPDATE agents SET name = COALESCE($2, name), timezone = COALESCE($3, timezone),
+            sms_template = CASE WHEN $4::boolean THEN $5 ELSE sms_template END,
+            email = CASE WHEN $6::boolean THEN $7 ELSE email END
       WHERE agent_id = $1 RETURNING ${COLUMNS}`,
-    [
-      agentId,
-      patch.name ?? null,
-      patch.timezone ?? null,
-      patch.sms_template !== undefined,
-      patch.sms_template ?? null,
-    ],
+      [
+        agentId,
+        patch.name ?? null,
+        patch.timezone ?? null,
+        patch.sms_template !== undefined,
+        patch.sms_template ?? null,
+        patch.email !== undefined,
+        patch.email ?? null,
+      ],
+    ),
   );
   return rows[0] ? toAgent(rows[0]) : null;
+}
+
+/** Sets the console password (an Argon2id hash) and ends the agent's console sessions everywhere. */
+export async function setAgentPassword(
+  db: Queryable,
+  agentId: string,
+  passwordHash: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(`UPDATE agents SET password_hash = $2 WHERE agent_id = $1`, [
+    agentId,
+    passwordHash,
+  ]);
+  if (rowCount > 0) await db.query(`DELETE FROM console_sessions WHERE agent_id = $1`, [agentId]);
+  return rowCount > 0;
+}
+
+/** The agent whose console login is `email` (any case), with its password hash. */
+export async function findAgentLogin(
+  db: Queryable,
+  email: string,
+): Promise<{ agent_id: string; password_hash: string | null } | null> {
+  const { rows } = await db.query<{ agent_id: string; password_hash: string | null }>(
+    `SELECT agent_id, password_hash FROM agents WHERE lower(email) = lower($1)`,
+    [email],
+  );
+  return rows[0] ?? null;
+}
+
+async function emailUnique<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isPgError(err) && err.code === '23505')
+      throw appError('EMAIL_TAKEN', 'Another agent already logs in with this email');
+    throw err;
+  }
 }
 
 function toAgent(row: AgentRow | undefined): AgentRow {

@@ -18,6 +18,7 @@ import { appError } from '../errors.ts';
 import { OUTBOX_TOPICS } from '../outbox/topics.ts';
 import type { AdminDeps } from './deps.ts';
 import { queryValue, requiredText, requireObjectBody, uuidParam, type JsonBody } from './input.ts';
+import { ownerOf } from './auth.ts';
 import { requireAgent, requireSource } from './lookups.ts';
 
 interface Params {
@@ -30,7 +31,7 @@ interface Params {
 /** Outbound destinations of a source, the deliveries made to them, and the agent's dial queue. */
 export function registerAutomationRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.post<{ Params: Params }>('/sources/:source_id/destinations', async (request, reply) => {
-    const source = await requireSource(deps.db, request.params.source_id);
+    const source = await requireSource(deps.db, request.params.source_id, ownerOf(request));
     const input = await destinationInput(
       requireObjectBody(request.body),
       deps.allowPrivateDestinations ?? false,
@@ -44,18 +45,18 @@ export function registerAutomationRoutes(app: FastifyInstance, deps: AdminDeps):
   });
 
   app.get<{ Params: Params }>('/sources/:source_id/destinations', async (request) => {
-    const source = await requireSource(deps.db, request.params.source_id);
+    const source = await requireSource(deps.db, request.params.source_id, ownerOf(request));
     return { destinations: await listDestinations(deps.db, source.source_id) };
   });
 
   app.delete<{ Params: Params }>('/destinations/:destination_id', async (request, reply) => {
     const id = uuidParam(request.params.destination_id, 'DESTINATION_NOT_FOUND');
-    if (!(await deleteDestination(deps.db, id))) throw appError('DESTINATION_NOT_FOUND');
+    if (!(await deleteDestination(deps.db, id, ownerOf(request)))) throw appError('DESTINATION_NOT_FOUND');
     return reply.code(204).send();
   });
 
   app.get<{ Params: Params }>('/agents/:agent_id/deliveries', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id);
+    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
     const status = queryValue(request.query, 'status');
     if (status && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
       throw appError('VALIDATION_ERROR', `status must be one of ${DELIVERY_STATUSES.join(', ')}`);
@@ -71,13 +72,17 @@ export function registerAutomationRoutes(app: FastifyInstance, deps: AdminDeps):
   });
 
   app.post<{ Params: Params }>('/deliveries/:delivery_id/retry', async (request) => {
-    const retried = await retryDelivery(deps.db, uuidParam(request.params.delivery_id, 'DELIVERY_NOT_FOUND'));
+    const retried = await retryDelivery(
+      deps.db,
+      uuidParam(request.params.delivery_id, 'DELIVERY_NOT_FOUND'),
+      ownerOf(request),
+    );
     if (!retried) throw appError('DELIVERY_NOT_FOUND', 'No such delivery, or it is being sent right now');
     return retried;
   });
 
   app.get<{ Params: Params }>('/agents/:agent_id/dial-queue', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id);
+    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
     return { tasks: await listCallTasks(deps.db, agent, new Date(), LIMITS.listedRows) };
   });
 }

@@ -13,6 +13,7 @@ import {
 } from '../leads/lead-queries.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { assertStorable, queryValue, uuidParam } from './input.ts';
+import { ownerOf } from './auth.ts';
 import { requireAgent } from './lookups.ts';
 
 interface AgentParams {
@@ -24,7 +25,7 @@ interface LeadParams {
 
 export function registerLeadRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.get<{ Params: AgentParams }>('/agents/:agent_id/leads', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id);
+    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
     const { leads, next_cursor } = await listLeads(
       deps.db,
       agent.agent_id,
@@ -35,12 +36,13 @@ export function registerLeadRoutes(app: FastifyInstance, deps: AdminDeps): void 
 
   app.get<{ Params: LeadParams }>('/leads/:lead_id', async (request) => {
     const lead = await getLeadDetail(deps.db, uuidParam(request.params.lead_id, 'LEAD_NOT_FOUND'));
-    if (!lead) throw appError('LEAD_NOT_FOUND');
+    const owner = ownerOf(request);
+    if (!lead || (owner !== null && lead.agent_id !== owner)) throw appError('LEAD_NOT_FOUND');
     return lead;
   });
 
   app.get<{ Params: AgentParams }>('/agents/:agent_id/agenda', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id);
+    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
     const range = parseAgendaRange(request.query, agent.timezone, DateTime.now());
     return { appointments: await listAgenda(deps.db, agent.agent_id, range) };
   });

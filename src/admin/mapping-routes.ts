@@ -3,7 +3,8 @@ import { appError } from '../errors.ts';
 import { parseMappingRules, type MappingRules } from '../ingest/mapping-rules.ts';
 import { getMappingRules, setMappingRules } from '../sources/source-repository.ts';
 import type { AdminDeps } from './deps.ts';
-import { assertStorable, requireObjectBody, sourceIdParam } from './input.ts';
+import { assertStorable, requireObjectBody } from './input.ts';
+import { ownerOf } from './auth.ts';
 import { requireSource } from './lookups.ts';
 
 interface SourceParams {
@@ -13,13 +14,14 @@ interface SourceParams {
 /** A source's own mapping rules: read them, or replace them all at once. */
 export function registerMappingRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.get<{ Params: SourceParams }>('/sources/:source_id/mapping', async (request) => {
-    const found = await getMappingRules(deps.db, sourceIdParam(request.params.source_id));
+    const { source_id } = await requireSource(deps.db, request.params.source_id, ownerOf(request));
+    const found = await getMappingRules(deps.db, source_id);
     if (!found) throw appError('SOURCE_NOT_FOUND');
     return found;
   });
 
   app.put<{ Params: SourceParams }>('/sources/:source_id/mapping', async (request) => {
-    const { source_id } = await requireSource(deps.db, request.params.source_id);
+    const { source_id } = await requireSource(deps.db, request.params.source_id, ownerOf(request));
     const saved = await setMappingRules(deps.db, source_id, parseRulesBody(request.body));
     if (!saved) throw appError('SOURCE_NOT_FOUND');
     return saved;

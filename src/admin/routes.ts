@@ -12,7 +12,7 @@ import { registerSourceRoutes } from './source-routes.ts';
 
 /** The admin API (mounted under /v1/admin): agents, their lead sources, leads, agenda, samples. */
 export async function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): Promise<void> {
-  installAdminAuth(app, deps.adminApiKey);
+  installAdminAuth(app, deps.adminApiKey, deps.db);
   installAdminBodyParser(app);
   registerAgentRoutes(app, deps);
   registerSourceRoutes(app, deps);

@@ -5,6 +5,7 @@ import { isJsonObject } from '../json.ts';
 import { getSample, listSamples } from '../listen/listen-sample-repository.ts';
 import type { AdminDeps } from './deps.ts';
 import { queryValue, uuidParam } from './input.ts';
+import { ownerOf } from './auth.ts';
 import { requireDeliverySource, requireSource } from './lookups.ts';
 
 interface SampleParams {
@@ -15,14 +16,14 @@ interface SampleParams {
 /** A source's samples (Listen-mode deliveries and refused live ones), and re-mapping one of them. */
 export function registerSampleRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.get<{ Params: SampleParams }>('/sources/:source_id/samples', async (request) => {
-    const source = await requireSource(deps.db, request.params.source_id);
+    const source = await requireSource(deps.db, request.params.source_id, ownerOf(request));
     const listen = listenFilter(queryValue(request.query, 'listen'));
     return { samples: await listSamples(deps.db, source, { listen }) };
   });
 
   // Reads only: the answer is what a Listen delivery of the sample's body would show now.
   app.post<{ Params: SampleParams }>('/sources/:source_id/samples/:sample_id/remap', async (request) => {
-    const source = await requireDeliverySource(deps.db, request.params.source_id);
+    const source = await requireDeliverySource(deps.db, request.params.source_id, ownerOf(request));
     const sampleId = uuidParam(request.params.sample_id, 'NOT_FOUND');
     const sample = await getSample(deps.db, source, sampleId);
     if (!sample) throw appError('NOT_FOUND', `The source has no sample ${sampleId}`);

@@ -11,6 +11,7 @@ import {
   type SourceRow,
 } from '../sources/source-repository.ts';
 import { assertStorable, optionalText, requiredText, requireObjectBody, type JsonBody } from './input.ts';
+import { ownerOf } from './auth.ts';
 import { requireAgent, requireSource } from './lookups.ts';
 
 interface AgentParams {
@@ -24,19 +25,19 @@ export function registerSourceRoutes(app: FastifyInstance, deps: AdminDeps): voi
   const webhookUrl = (token: string) => `${deps.publicBaseUrl}/inbound-lead-gateway/v/${token}`;
 
   app.post<{ Params: AgentParams }>('/agents/:agent_id/sources', async (request, reply) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id);
+    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
     const name = requiredText(requireObjectBody(request.body), 'name');
     const { source, token } = await createSource(deps.db, agent.agent_id, name);
     return reply.code(201).send({ ...source, token, webhook_url: webhookUrl(token) });
   });
 
   app.get<{ Params: AgentParams }>('/agents/:agent_id/sources', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id);
+    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
     return { sources: await listSources(deps.db, agent.agent_id) };
   });
 
   app.post<{ Params: SourceParams }>('/sources/:source_id/regenerate', async (request) => {
-    const { source_id } = await requireSource(deps.db, request.params.source_id);
+    const { source_id } = await requireSource(deps.db, request.params.source_id, ownerOf(request));
     const regenerated = await regenerateSourceToken(deps.db, source_id);
     if (!regenerated) throw appError('SOURCE_NOT_FOUND');
     const { source, token } = regenerated;
@@ -44,7 +45,7 @@ export function registerSourceRoutes(app: FastifyInstance, deps: AdminDeps): voi
   });
 
   app.patch<{ Params: SourceParams }>('/sources/:source_id', async (request) => {
-    const current = await requireSource(deps.db, request.params.source_id);
+    const current = await requireSource(deps.db, request.params.source_id, ownerOf(request));
     const patch = parseSourcePatch(requireObjectBody(request.body));
     if (Object.keys(patch).length === 0) return current;
     const updated = await updateSource(deps.db, current.source_id, patch);
@@ -53,7 +54,7 @@ export function registerSourceRoutes(app: FastifyInstance, deps: AdminDeps): voi
   });
 
   app.get<{ Params: SourceParams }>('/sources/:source_id/events', async (request) => {
-    const source = await requireSource(deps.db, request.params.source_id);
+    const source = await requireSource(deps.db, request.params.source_id, ownerOf(request));
     return { events: await listBookingEvents(deps.db, source) };
   });
 

@@ -179,12 +179,17 @@ export async function listDeliveries(
 }
 
 /** Sends a dead (or failed) delivery again now, with a fresh retry schedule. */
-export async function retryDelivery(db: Queryable, deliveryId: string): Promise<DeliveryView | null> {
+export async function retryDelivery(
+  db: Queryable,
+  deliveryId: string,
+  owner: string | null = null,
+): Promise<DeliveryView | null> {
   const { rows } = await db.query<ViewRow>(
     `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = now(), lease_until = NULL,
             updated_at = now()
-      WHERE delivery_id = $1 AND status <> 'sending' RETURNING ${VIEW}`,
-    [deliveryId],
+      WHERE delivery_id = $1 AND status <> 'sending' AND ($2::uuid IS NULL OR agent_id = $2::uuid)
+      RETURNING ${VIEW}`,
+    [deliveryId, owner],
   );
   return rows[0] ? toView(rows[0]) : null;
 }

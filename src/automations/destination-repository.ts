@@ -60,8 +60,19 @@ export async function listDestinations(db: Queryable, sourceId: string): Promise
   return rows.map(view);
 }
 
-/** Removes a destination; its deliveries not yet made are canceled. False when there is none. */
-export async function deleteDestination(db: Queryable, destinationId: string): Promise<boolean> {
+/** Deletes a destination (of `owner`'s, when given) and cancels its pending deliveries; false when none. */
+export async function deleteDestination(
+  db: Queryable,
+  destinationId: string,
+  owner: string | null = null,
+): Promise<boolean> {
+  if (owner !== null) {
+    const { rows } = await db.query<{ agent_id: string }>(
+      'SELECT agent_id FROM sync_destinations WHERE destination_id = $1',
+      [destinationId],
+    );
+    if (rows[0]?.agent_id !== owner) return false;
+  }
   await cancelPending(db, destinationId);
   const { rowCount } = await db.query('DELETE FROM sync_destinations WHERE destination_id = $1', [
     destinationId,

@@ -6,6 +6,8 @@ export interface CliIo {
   out(text: string): void;
   err(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** Standard input, read whole (a password); absent: nothing. */
+  stdin?: () => Promise<string>;
 }
 
 export interface JsonOpt {
@@ -17,12 +19,15 @@ export interface CommandContext {
   client(): AdminClient;
   /** Prints the API's answer as JSON with `--json`, else the readable rendering. */
   print(opts: JsonOpt, data: unknown, readable: () => string): void;
+  /** Standard input, read whole; '' when there is none. */
+  readStdin(): Promise<string>;
 }
 
 export function commandContext(io: CliIo, client: () => AdminClient): CommandContext {
   return {
     client,
     print: (opts, data, readable) => io.out(`${opts.json ? json(data) : readable()}\n`),
+    readStdin: async () => (io.stdin ? io.stdin() : ''),
   };
 }
 

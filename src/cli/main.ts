@@ -5,4 +5,10 @@ process.exitCode = await runCli(process.argv, {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   env: process.env,
+  stdin: async () => {
+    if (process.stdin.isTTY) process.stderr.write('Password (input is shown; end with Ctrl-D): ');
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
 });

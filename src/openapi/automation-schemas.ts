@@ -35,6 +35,12 @@ export function buildAutomationSchemas(): Record<string, Json> {
         name: { type: 'string', minLength: 1, maxLength: LIMITS.nameMaxLength },
         timezone: { type: 'string' },
         sms_template: { type: ['string', 'null'], maxLength: LIMITS.smsTemplateMaxLength },
+        email: {
+          type: ['string', 'null'],
+          format: 'email',
+          maxLength: LIMITS.emailMaxLength,
+          description: 'The console login; null removes it. Another agent’s: 409 EMAIL_TAKEN.',
+        },
       },
     },
     CreateDestinationRequest: {

@@ -2,6 +2,7 @@ import { ERRORS, type ErrorCode } from '../errors.ts';
 import { LIMITS } from '../config.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { DELIVERY_STATUSES } from '../automations/delivery-repository.ts';
+import { buildAccessPaths, buildAccessSchemas } from './access-paths.ts';
 import { buildAutomationPaths } from './automation-paths.ts';
 import { buildAutomationSchemas } from './automation-schemas.ts';
 import { buildPaths, errorResponse } from './paths.ts';
@@ -85,6 +86,7 @@ const parameters: Record<string, Json> = {
     'path',
     'The destination. Not a UUID or unknown: 404 DESTINATION_NOT_FOUND.',
   ),
+  KeyId: uuidIn('key_id', 'path', 'An agent API key. Not a UUID or unknown: 404 KEY_NOT_FOUND.'),
   DeliveryId: uuidIn('delivery_id', 'path', 'The delivery. Not a UUID or unknown: 404 DELIVERY_NOT_FOUND.'),
   DeliveryStatus: query('status', 'Only deliveries in this status.', {
     type: 'string',
@@ -150,9 +152,14 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       { name: 'Operations', description: 'Health checks and metrics.' },
       { name: 'Meta', description: 'This document.' },
     ],
-    paths: { ...buildPaths(), ...buildSamplePaths(), ...buildAutomationPaths() },
+    paths: { ...buildPaths(), ...buildSamplePaths(), ...buildAutomationPaths(), ...buildAccessPaths() },
     components: {
-      schemas: { ...buildSchemas(), ...buildSampleSchemas(), ...buildAutomationSchemas() },
+      schemas: {
+        ...buildSchemas(),
+        ...buildSampleSchemas(),
+        ...buildAutomationSchemas(),
+        ...buildAccessSchemas(),
+      },
       securitySchemes: {
         sourceTokenHeader: {
           type: 'apiKey',
@@ -161,7 +168,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           description:
             'Partner source token (36-character UUID); selects the receiving agent and lead source.',
         },
-        adminBearer: { type: 'http', scheme: 'bearer', description: 'The ADMIN_API_KEY.' },
+        adminBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'The ADMIN_API_KEY (the operator: every agent), or an agent API key (that agent only: another agent’s records answer 404 as if missing; operator-only operations 403 FORBIDDEN).',
+        },
       },
       parameters,
       headers,

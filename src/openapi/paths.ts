@@ -260,7 +260,7 @@ export function buildPaths(): Record<string, Json> {
       post: adminOperation('createAgent', 'Create an agent', {
         body: 'CreateAgentRequest',
         responses: ok('Agent created.', 'Agent', '201'),
-        errors: [...AUTH, ...BODY],
+        errors: [...AUTH, 'FORBIDDEN', 'EMAIL_TAKEN', ...BODY],
       }),
     },
     [`${a}/agents/{agent_id}`]: {
@@ -273,7 +273,7 @@ export function buildPaths(): Record<string, Json> {
         parameters: ['AgentId'],
         body: 'UpdateAgentRequest',
         responses: ok('The agent.', 'Agent'),
-        errors: [...AGENT, ...BODY],
+        errors: [...AGENT, 'EMAIL_TAKEN', ...BODY],
       }),
     },
     [`${a}/agents/{agent_id}/sources`]: {

@@ -173,6 +173,7 @@ const agent: Json = {
     agent_id: uuid,
     name: { type: 'string' },
     timezone: { type: 'string', description: 'IANA timezone (default America/New_York).' },
+    email: { type: ['string', 'null'], description: 'The agent’s console login; null: none.' },
     sms_template: {
       type: ['string', 'null'],
       description:
@@ -379,6 +380,12 @@ export function buildSchemas(): Record<string, Json> {
       properties: {
         name: { type: 'string', minLength: 1, maxLength: 200 },
         timezone: { type: 'string', description: 'IANA timezone, e.g. America/Chicago.' },
+        email: {
+          type: 'string',
+          format: 'email',
+          maxLength: 254,
+          description: 'The console login (unique, any case). Another agent’s: 409 EMAIL_TAKEN.',
+        },
       },
     },
     Source: source,

@@ -77,7 +77,7 @@ export async function seedSource(
 /** One admin API request through `app.inject`, with the test key; `body` is sent as JSON. */
 export function adminInject(
   app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
   url: string,
   body?: unknown,
 ) {

@@ -7,6 +7,8 @@ export function addAgentCommands(program: Command, ctx: CommandContext): void {
   const agents = program.command('agents').description('agents who receive leads');
   createAgent(agents, ctx);
   showAgent(agents, ctx);
+  setPassword(agents, ctx);
+  agentKeys(agents, ctx);
 }
 
 function createAgent(agents: Command, ctx: CommandContext): void {
@@ -15,9 +17,14 @@ function createAgent(agents: Command, ctx: CommandContext): void {
     .description('create an agent')
     .requiredOption('--name <name>', 'the agent’s name')
     .option('--timezone <tz>', 'IANA time zone, e.g. America/Chicago (default America/New_York)')
+    .option('--email <email>', 'the agent’s console login')
     .option('--json', 'print the API response as JSON')
-    .action(async (opts: JsonOpt & { name: string; timezone?: string }) => {
-      const body = { name: opts.name, ...(opts.timezone ? { timezone: opts.timezone } : {}) };
+    .action(async (opts: JsonOpt & { name: string; timezone?: string; email?: string }) => {
+      const body = {
+        name: opts.name,
+        ...(opts.timezone ? { timezone: opts.timezone } : {}),
+        ...(opts.email ? { email: opts.email } : {}),
+      };
       const agent = await ctx.client().request<Row>('POST', '/agents', body);
       ctx.print(opts, agent, () => keyValues(agent));
     });
@@ -32,5 +39,40 @@ function showAgent(agents: Command, ctx: CommandContext): void {
     .action(async (agentId: string, opts: JsonOpt) => {
       const agent = await ctx.client().request<Row>('GET', `/agents/${segment(agentId)}`);
       ctx.print(opts, agent, () => keyValues(agent));
+    });
+}
+
+function setPassword(agents: Command, ctx: CommandContext): void {
+  agents
+    .command('password')
+    .description('set the agent’s console password, read from standard input (at least 12 characters)')
+    .argument('<agent_id>')
+    .action(async (agentId: string) => {
+      // One trailing line break (echo, a heredoc) is not part of the password.
+      const password = (await ctx.readStdin()).replace(/\r?\n$/, '');
+      await ctx.client().request('PUT', `/agents/${segment(agentId)}/password`, { password });
+      ctx.print({}, null, () => 'Password set; the agent’s console sessions were ended.');
+    });
+}
+
+function agentKeys(agents: Command, ctx: CommandContext): void {
+  const keys = agents.command('keys').description('the agent’s own API keys');
+  keys
+    .command('create')
+    .description('issue an API key that sees this agent only (shown once)')
+    .argument('<agent_id>')
+    .option('--json', 'print the API response as JSON')
+    .action(async (agentId: string, opts: JsonOpt) => {
+      const key = await ctx.client().request<Row>('POST', `/agents/${segment(agentId)}/keys`);
+      ctx.print(opts, key, () => `${keyValues(key)}\nKeep the key now: it is not shown again.`);
+    });
+  keys
+    .command('revoke')
+    .description('revoke an API key at once')
+    .argument('<agent_id>')
+    .argument('<key_id>')
+    .action(async (agentId: string, keyId: string) => {
+      await ctx.client().request('DELETE', `/agents/${segment(agentId)}/keys/${segment(keyId)}`);
+      ctx.print({}, null, () => 'Key revoked.');
     });
 }

@@ -1,0 +1,268 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '../src/openapi/index.ts';
+import { addDestination, adminInject, createTestApp, type TestApp } from './support/app.ts';
+import { testDispatcher } from './support/automations.ts';
+import { deliver } from './support/deliver.ts';
+import { startReceiver } from './support/receiver.ts';
+
+/**
+ * Agent-scoped access on every admin route (docs/admin-api.md, "Agent-scoped access"), on the
+ * database the suite runs on (PGlite, or PostgreSQL with TEST_DATABASE_URL). The routes are read
+ * from the OpenAPI document, which test/openapi.test.ts holds to the app's real routes: a new
+ * admin route fails here until it says what another agent's key gets.
+ */
+
+interface World {
+  agent_id: string;
+  source_id: string;
+  token: string;
+  lead_id: string;
+  sample_id: string;
+  destination_id: string;
+  delivery_id: string;
+  key_id: string;
+  key: string;
+}
+
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let a: World;
+let b: World;
+
+async function json<T = Record<string, unknown>>(res: { statusCode: number; body: string }, status: number) {
+  expect(res.statusCode, res.body).toBe(status);
+  return JSON.parse(res.body) as T;
+}
+
+/** An agent with a source, a lead with an appointment, a refused sample, a destination and a delivery, and an agent key. */
+async function world(name: string): Promise<World> {
+  const agent = await json<{ agent_id: string }>(
+    await adminInject(t.app, 'POST', '/agents', { name, timezone: 'America/Chicago' }),
+    201,
+  );
+  const source = await json<{ source_id: string; token: string }>(
+    await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/sources`, { name: `${name} source` }),
+    201,
+  );
+  const destination = await json<{ destination_id: string }>(
+    await addDestination(t.app, source.source_id, { url: `${receiver.url}/${name}` }),
+    201,
+  );
+  const lead = await json<{ lead_id: string }>(
+    await deliver(t.app, source.token, {
+      name: `${name} Prospect`,
+      phone: '(312) 555-0142',
+      appointment_date: '2027-03-15',
+      appointment_time: '10:00 AM',
+    }),
+    200,
+  );
+  await deliver(t.app, source.token, { email: 'no-name@example.com' }); // refused: becomes a sample
+  await testDispatcher(t.db).runOnce();
+  const samples = await json<{ samples: Array<{ sample_id: string }> }>(
+    await adminInject(t.app, 'GET', `/sources/${source.source_id}/samples`),
+    200,
+  );
+  const deliveries = await json<{ deliveries: Array<{ delivery_id: string }> }>(
+    await adminInject(t.app, 'GET', `/agents/${agent.agent_id}/deliveries`),
+    200,
+  );
+  const key = await json<{ key_id: string; key: string }>(
+    await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/keys`),
+    201,
+  );
+  const sample = samples.samples[0];
+  const delivery = deliveries.deliveries[0];
+  if (!sample || !delivery) throw new Error('expected a sample and a delivery');
+  return {
+    agent_id: agent.agent_id,
+    source_id: source.source_id,
+    token: source.token,
+    lead_id: lead.lead_id,
+    sample_id: sample.sample_id,
+    destination_id: destination.destination_id,
+    delivery_id: delivery.delivery_id,
+    key_id: key.key_id,
+    key: key.key,
+  };
+}
+
+/** What each path parameter is filled with, and the 404 code it answers for another agent's. */
+const PARAMS: Record<string, { of: (w: World) => string; code: string }> = {
+  agent_id: { of: (w) => w.agent_id, code: 'AGENT_NOT_FOUND' },
+  source_id: { of: (w) => w.source_id, code: 'SOURCE_NOT_FOUND' },
+  lead_id: { of: (w) => w.lead_id, code: 'LEAD_NOT_FOUND' },
+  sample_id: { of: (w) => w.sample_id, code: 'NOT_FOUND' },
+  destination_id: { of: (w) => w.destination_id, code: 'DESTINATION_NOT_FOUND' },
+  delivery_id: { of: (w) => w.delivery_id, code: 'DELIVERY_NOT_FOUND' },
+  key_id: { of: (w) => w.key_id, code: 'KEY_NOT_FOUND' },
+};
+
+/** A body each operation accepts, so a route that forgot the agent's scope would answer 2xx. */
+const BODIES: Record<string, unknown> = {
+  createAgent: { name: 'Intruder' },
+  updateAgent: { name: 'Renamed by another agent' },
+  createSource: { name: 'Planted source' },
+  updateSource: { active: false },
+  setMappingRules: { rules: { zz: 'name' } },
+  createDestination: { kind: 'analytics', url: 'http://127.0.0.1:9/planted' },
+  setAgentPassword: { password: 'correct horse battery staple' },
+};
+
+/** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */
+const OPERATOR_ONLY = new Set(['createAgent', 'setAgentPassword']);
+
+interface Operation {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  path: string;
+  operationId: string;
+}
+
+function adminOperations(): Operation[] {
+  const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
+  return Object.entries(doc.paths)
+    .filter(([path]) => path.startsWith('/v1/admin/'))
+    .flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({
+        method: method.toUpperCase() as Operation['method'],
+        path,
+        operationId: op.operationId,
+      })),
+    );
+}
+
+/** The path with `w`'s records in its parameters; the code another agent gets (the first parameter's). */
+function fill(op: Operation, w: World): { url: string; code: string | null } {
+  let code: string | null = null;
+  const url = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    const param = PARAMS[name];
+    if (!param) throw new Error(`no value for {${name}} in ${op.path}: add it to PARAMS`);
+    code ??= param.code;
+    return param.of(w);
+  });
+  return { url, code };
+}
+
+function call(op: Operation, url: string, key: string) {
+  const body = BODIES[op.operationId];
+  return t.app.inject({
+    method: op.method,
+    url,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+  });
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  receiver = await startReceiver();
+  a = await world('Alice');
+  b = await world('Bob');
+}, 60_000);
+afterAll(async () => {
+  await receiver.close();
+  await t.close();
+});
+
+describe('agent API keys on every admin route', () => {
+  const operations = adminOperations();
+
+  it('When the admin routes are read from the OpenAPI document, then there are all of them', () => {
+    expect(operations.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))(
+    'When %s is called with another agent’s key, then it answers 404 as if missing (or 403 when operator-only) and changes nothing',
+    async (_label, op) => {
+      const { url, code } = fill(op, b);
+      const res = await call(op, url, a.key);
+      if (OPERATOR_ONLY.has(op.operationId)) {
+        expect(res.statusCode, res.body).toBe(403);
+        expect(res.json()).toMatchObject({ error_code: 'FORBIDDEN' });
+        return;
+      }
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json()).toMatchObject({ error_code: code });
+      expect(res.body).not.toContain('Bob'); // no hint of what is there
+    },
+  );
+
+  it('When every route has been tried with another agent’s key, then the other agent’s records are as they were', async () => {
+    const bob = (method: 'GET', url: string) =>
+      t.app.inject({ method, url: `/v1/admin${url}`, headers: { authorization: `Bearer ${b.key}` } });
+    expect((await bob('GET', `/agents/${b.agent_id}`)).json()).toMatchObject({ name: 'Bob' });
+    const sources = (await bob('GET', `/agents/${b.agent_id}/sources`)).json<{
+      sources: Array<{ active: boolean; name: string }>;
+    }>();
+    expect(sources.sources).toEqual([expect.objectContaining({ name: 'Bob source', active: true })]);
+    expect((await bob('GET', `/sources/${b.source_id}/destinations`)).json()).toMatchObject({
+      destinations: [{ destination_id: b.destination_id }],
+    });
+    expect((await bob('GET', `/sources/${b.source_id}/mapping`)).json()).toMatchObject({ rules: {} });
+    expect(
+      (await deliver(t.app, b.token, { name: 'Still delivering', phone: '3125550100' })).statusCode,
+    ).toBe(200);
+  });
+
+  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))(
+    'When %s is called with the agent’s own key, then it is not refused (the test above could fail)',
+    async (_label, op) => {
+      const { url } = fill(op, b);
+      const res = await call(op, url, b.key);
+      if (OPERATOR_ONLY.has(op.operationId)) expect(res.statusCode, res.body).toBe(403);
+      else expect(res.statusCode, `${op.operationId}: ${res.body}`).toBeLessThan(300);
+    },
+  );
+});
+
+describe('agent keys and the operator', () => {
+  it('When a key is revoked, then it is refused on the very next request; the operator key still sees every agent', async () => {
+    const issued = await json<{ key_id: string; key: string }>(
+      await adminInject(t.app, 'POST', `/agents/${a.agent_id}/keys`),
+      201,
+    );
+    expect(issued.key).toMatch(/^lgk_[\w-]{43}$/);
+    const get = (key: string, url: string) =>
+      t.app.inject({ method: 'GET', url: `/v1/admin${url}`, headers: { authorization: `Bearer ${key}` } });
+    expect((await get(issued.key, `/agents/${a.agent_id}`)).statusCode).toBe(200);
+    const revoke = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/admin/agents/${a.agent_id}/keys/${issued.key_id}`,
+      headers: { authorization: `Bearer ${issued.key}` },
+    });
+    expect(revoke.statusCode).toBe(204);
+    const refused = await get(issued.key, `/agents/${a.agent_id}`);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ error_code: 'UNAUTHORIZED' });
+    const keys = await json<{ keys: Array<{ key_id: string; revoked_at: string | null }> }>(
+      await adminInject(t.app, 'GET', `/agents/${a.agent_id}/keys`),
+      200,
+    );
+    expect(keys.keys.find((k) => k.key_id === issued.key_id)?.revoked_at).toEqual(expect.any(String));
+    expect(JSON.stringify(keys)).not.toContain(issued.key);
+    for (const w of [a, b])
+      expect((await adminInject(t.app, 'GET', `/leads/${w.lead_id}`)).statusCode).toBe(200);
+    expect((await get('lgk_' + 'x'.repeat(43), `/agents/${a.agent_id}`)).statusCode).toBe(401);
+  });
+
+  it('When the operator sets a password or an email, then the rules hold: 12 characters, one agent per email whatever its case', async () => {
+    const put = (password: unknown) =>
+      adminInject(t.app, 'PUT', `/agents/${a.agent_id}/password`, { password });
+    expect((await put('short')).statusCode).toBe(400);
+    expect((await put(12345678901234)).statusCode).toBe(400);
+    expect((await put('twelve chars')).statusCode).toBe(204);
+    const stored = await t.db.query<{ password_hash: string }>(
+      'SELECT password_hash FROM agents WHERE agent_id = $1',
+      [a.agent_id],
+    );
+    expect(stored.rows[0]?.password_hash).toMatch(/^\$argon2id\$/);
+    expect(
+      (await adminInject(t.app, 'PATCH', `/agents/${a.agent_id}`, { email: 'Alice@Example.com' })).statusCode,
+    ).toBe(200);
+    const taken = await adminInject(t.app, 'PATCH', `/agents/${b.agent_id}`, { email: 'alice@example.COM' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ error_code: 'EMAIL_TAKEN' });
+    const created = await adminInject(t.app, 'POST', '/agents', { name: 'Carol', email: 'not an email' });
+    expect(created.statusCode).toBe(400);
+  });
+});
