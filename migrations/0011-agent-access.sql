@@ -47,3 +47,10 @@ CREATE TABLE settings (
   name      text PRIMARY KEY,
   value     text NOT NULL
 );
+
+-- The console reads a lead's automations (its webhook deliveries, texts and call tasks) and an
+-- agent's deliveries newest first: indexes so both stay fast with 100,000 leads.
+CREATE INDEX webhook_deliveries_lead_idx ON webhook_deliveries (agent_id, lead_id);
+CREATE INDEX webhook_deliveries_agent_created_idx ON webhook_deliveries (agent_id, created_at DESC, seq DESC);
+CREATE INDEX sms_messages_lead_idx ON sms_messages (agent_id, lead_id);
+CREATE INDEX dial_tasks_lead_idx ON dial_tasks (agent_id, lead_id);

@@ -5,6 +5,8 @@ import { registerAdminRoutes } from './admin/routes.ts';
 import { registerInboundSms } from './automations/inbound-sms-route.ts';
 import { queueStats } from './automations/queue-stats.ts';
 import type { AutomationConfig } from './config.ts';
+import { registerConsole } from './console/routes.ts';
+import { sessionSecret } from './console/session.ts';
 import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
 import { installAvailability, type Lifecycle } from './http/availability.ts';
 import { installErrorHandling } from './http/error-handler.ts';
@@ -26,6 +28,8 @@ export interface AppDeps extends GatewayDeps, AdminDeps {
   sms?: AutomationConfig['sms'];
   /** The process's metrics (the server shares them with its dispatcher); created when absent. */
   metrics?: Metrics;
+  /** Signs the console's cookies (`SESSION_SECRET`); absent: the one kept in the database. */
+  sessionSecret?: string;
 }
 
 /** Builds the HTTP app without listening: the server and the tests both use it. */
@@ -53,6 +57,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOpenApiRoute(app);
   await app.register(async (scope) => registerGatewayRoutes(scope, { ...deps, metrics }));
   await app.register(async (scope) => registerAdminRoutes(scope, deps), { prefix: '/v1/admin' });
+  const secret = await sessionSecret(deps.db, deps.sessionSecret);
+  await app.register(async (scope) => registerConsole(scope, { ...deps, sessionSecret: secret }), {
+    prefix: '/console',
+  });
   const sms = deps.sms ?? { provider: 'recorder' as const };
   await app.register(async (scope) =>
     registerInboundSms(scope, { db: deps.db, sms, publicBaseUrl: deps.publicBaseUrl }),

@@ -119,6 +119,8 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   adminApiKey: string | undefined;
+  /** Signs console cookies; unset: a secret generated once and kept in the database. */
+  sessionSecret: string | undefined;
   publicBaseUrl: string;
   logLevel: string;
   rateLimit: { rps: number; burst: number };
@@ -170,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     dataDir: resolve(env.DATA_DIR || join(process.cwd(), 'data')),
     adminApiKey: env.ADMIN_API_KEY || undefined,
+    sessionSecret: sessionSecretFrom(env),
     publicBaseUrl: (
       env.PUBLIC_BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`
     ).replace(/\/+$/, ''),
@@ -229,4 +232,11 @@ export function parseDelays(name: string, text: string): number[] {
     if (!m?.[1]) throw new ConfigError(`${name}: "${part.trim()}" is not a delay (use e.g. 0,5s,5m,30m,2h)`);
     return Math.round(Number(m[1]) * (UNITS[m[2] ?? 'ms'] ?? 1));
   });
+}
+
+function sessionSecretFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const secret = env.SESSION_SECRET;
+  if (!secret) return undefined;
+  if (secret.length < 32) throw new ConfigError('SESSION_SECRET must be at least 32 characters');
+  return secret;
 }

@@ -163,6 +163,7 @@ export async function startServer(
       lifecycle,
       sms: config.automations.sms,
       allowPrivateDestinations: config.automations.allowPrivateDestinations,
+      ...(config.sessionSecret ? { sessionSecret: config.sessionSecret } : {}),
     });
     reportConnectionError = (err) => {
       app.log.warn({ err }, 'database connection failed; the pool reconnects');
@@ -303,6 +304,14 @@ export function printBanner(
       `Demo lead source ${demo.source_id} exists; its token was shown on first start.`,
       `  New token: npx leadgate sources regenerate ${demo.source_id}`,
       `Webhook URLs: ${gateway}  and  ${gateway}/v/<TOKEN>`,
+    );
+  }
+  lines.push(`Agent console: ${url}/console`);
+  if (demo?.login?.password) {
+    lines.push(`  Demo login (password shown once): ${demo.login.email} / ${demo.login.password}`);
+  } else if (demo?.login) {
+    lines.push(
+      `  Demo login: ${demo.login.email} (password shown on first start; new one: npx leadgate agents password ${demo.agent_id})`,
     );
   }
   process.stdout.write(`${lines.join('\n')}\n\n`);

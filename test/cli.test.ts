@@ -476,14 +476,26 @@ describe('migrate', () => {
 
 describe('leadgate agents: console logins and agent keys', () => {
   it('When an agent is created with an email and given a password on standard input, then the login is stored hashed; a short one is refused', async () => {
-    const created = await leadgate(['agents', 'create', '--name', 'Dana', '--email', 'dana@example.com', '--json']);
+    const created = await leadgate([
+      'agents',
+      'create',
+      '--name',
+      'Dana',
+      '--email',
+      'dana@example.com',
+      '--json',
+    ]);
     expect(created.code, created.err).toBe(0);
     const agent = JSON.parse(created.out) as { agent_id: string; email: string };
     expect(agent.email).toBe('dana@example.com');
     const short = await leadgate(['agents', 'password', agent.agent_id], undefined, 'too short\n');
     expect(short.code).toBe(1);
     expect(short.err).toContain('VALIDATION_ERROR');
-    const set = await leadgate(['agents', 'password', agent.agent_id], undefined, 'a long enough passphrase\n');
+    const set = await leadgate(
+      ['agents', 'password', agent.agent_id],
+      undefined,
+      'a long enough passphrase\n',
+    );
     expect(set.code, set.err).toBe(0);
     const { rows } = await t.db.query<{ password_hash: string }>(
       'SELECT password_hash FROM agents WHERE agent_id = $1',

@@ -33,6 +33,8 @@ export type AgendaEntry = Pick<
   | 'status'
   | 'setter_dialer_name'
   | 'join_url'
+  | 'cancel_url'
+  | 'reschedule_url'
 > & { name: string };
 
 /** Appointments of an agent with `from <= scheduled_at < to`, in time order, whatever their status. */
@@ -43,7 +45,7 @@ export async function listAgenda(
 ): Promise<AgendaEntry[]> {
   const { rows } = await db.query<AgendaEntry & { scheduled_at: Date | string }>(
     `SELECT a.appointment_id, a.lead_id, l.name, a.scheduled_at, a.appointment_timezone, a.schedule_type, a.status,
-            a.setter_dialer_name, a.join_url
+            a.setter_dialer_name, a.join_url, a.cancel_url, a.reschedule_url
        FROM appointments a
        JOIN leads l ON l.agent_id = a.agent_id AND l.lead_id = a.lead_id
       WHERE a.agent_id = $1 AND a.scheduled_at >= $2::timestamptz AND a.scheduled_at < $3::timestamptz

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { iso, type Queryable } from '../db/index.ts';
+import { contactRule, nextAllowedInstant } from './contact-window.ts';
 import { leadZone } from './lead-zone.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
@@ -33,6 +34,8 @@ export interface CallTask {
   /** The prospect's zone and the time there now, so the agent calls at a decent hour. */
   timezone: string;
   local_time: string;
+  /** Whether now is inside the calling hours there (the state's rule, else the federal window). */
+  calling_hours_open: boolean;
 }
 
 /** The agent's open call tasks, oldest first, each with the prospect's local time. */
@@ -59,6 +62,7 @@ export async function listCallTasks(
   );
   return rows.map((r) => {
     const zone = leadZone({ ...r.fields, ...(r.phone ? { phone: r.phone } : {}) }, agent.timezone);
+    const state = typeof r.fields.state === 'string' ? r.fields.state : null;
     return {
       task_id: r.task_id,
       lead_id: r.lead_id,
@@ -68,6 +72,7 @@ export async function listCallTasks(
       created_at: iso(r.created_at),
       timezone: zone,
       local_time: DateTime.fromJSDate(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm"),
+      calling_hours_open: nextAllowedInstant(now, zone, contactRule(state)).getTime() === now.getTime(),
     };
   });
 }

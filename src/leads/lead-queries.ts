@@ -32,6 +32,9 @@ export interface LeadDetail extends LeadView {
 
 export interface LeadListQuery {
   status?: string;
+  source_id?: string;
+  /** The lead_category field, as stored. */
+  category?: string;
   /** Free text matched against name, email and phone. */
   q?: string;
   limit?: number;
@@ -80,6 +83,8 @@ export async function listLeads(
   const where = ['agent_id = $1'];
   const param = (value: unknown) => `$${params.push(value)}`;
   if (query.status) where.push(`status = ${param(query.status)}`);
+  if (query.source_id) where.push(`source_id = ${param(query.source_id)}::uuid`);
+  if (query.category) where.push(`fields->>'lead_category' = ${param(query.category)}`);
   if (query.q) {
     const pattern = param(`%${escapeLike(query.q)}%`);
     const text = [`name ILIKE ${pattern}`, `email ILIKE ${pattern}`, `phone ILIKE ${pattern}`];

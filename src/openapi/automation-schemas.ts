@@ -93,7 +93,16 @@ export function buildAutomationSchemas(): Record<string, Json> {
     DeliveryList: list('deliveries', 'Delivery'),
     CallTask: {
       type: 'object',
-      required: ['task_id', 'lead_id', 'name', 'status', 'created_at', 'timezone', 'local_time'],
+      required: [
+        'task_id',
+        'lead_id',
+        'name',
+        'status',
+        'created_at',
+        'timezone',
+        'local_time',
+        'calling_hours_open',
+      ],
       properties: {
         task_id: uuid,
         lead_id: uuid,
@@ -103,6 +112,11 @@ export function buildAutomationSchemas(): Record<string, Json> {
         created_at: dateTime,
         timezone: { type: 'string', description: 'The prospect’s time zone.' },
         local_time: { type: 'string', description: 'The time there now, YYYY-MM-DDTHH:MM.' },
+        calling_hours_open: {
+          type: 'boolean',
+          description:
+            'Whether it is inside the calling hours there now (the state’s rule, else 8:00–21:00).',
+        },
       },
     },
     DialQueue: list('tasks', 'CallTask'),

@@ -256,6 +256,8 @@ const agendaItem: Json = {
     status: appointmentProperties.status,
     setter_dialer_name: nullable('string'),
     join_url: nullable('string'),
+    cancel_url: nullable('string'),
+    reschedule_url: nullable('string'),
   },
 };
 

@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import { DateTime } from 'luxon';
+import { queryValue } from '../admin/input.ts';
+import { listAgenda, type AgendaEntry } from '../appointments/appointment-queries.ts';
+import { html } from './html.ts';
+import type { ConsoleDeps } from './deps.ts';
+import { clock } from './format.ts';
+import { consolePage, signedIn } from './context.ts';
+
+const STATUS_LABELS: Record<string, string> = {
+  booked: 'Booked',
+  rescheduled: 'Rescheduled',
+  canceled: 'Canceled',
+  no_show: 'No-show',
+};
+
+/** The days shown: one (day view) or Monday to Sunday (week view), in the agent's zone. */
+export function agendaRange(view: 'day' | 'week', date: string | undefined, zone: string, now: DateTime) {
+  const picked = date ? DateTime.fromISO(date, { zone }) : now.setZone(zone);
+  const day = (picked.isValid ? picked : now.setZone(zone)).startOf('day');
+  const from = view === 'week' ? day.startOf('week') : day;
+  const to = from.plus({ days: view === 'week' ? 7 : 1 });
+  return { from, to };
+}
+
+function entry(a: AgendaEntry, zone: string) {
+  const prospectZone = a.appointment_timezone ?? zone;
+  return html`<li class="appt">
+    <p>
+      <strong>${clock(a.scheduled_at, zone)}</strong> · <a href="/console/leads/${a.lead_id}">${a.name}</a> ·
+      <span class="status">${STATUS_LABELS[a.status] ?? a.status}</span>
+    </p>
+    <p class="muted">
+      Prospect’s time: ${clock(a.scheduled_at, prospectZone)}
+      (${prospectZone})${a.schedule_type ? html` · ${a.schedule_type}` : ''}${a.setter_dialer_name ? html` · set by ${a.setter_dialer_name}` : ''}
+    </p>
+    <p class="links">
+      ${a.join_url ? html`<a href="${a.join_url}" rel="noopener" target="_blank">Join</a>` : ''}
+      ${a.reschedule_url ? html`<a href="${a.reschedule_url}" rel="noopener" target="_blank">Reschedule</a>` : ''}
+      ${a.cancel_url ? html`<a href="${a.cancel_url}" rel="noopener" target="_blank">Cancel</a>` : ''}
+    </p>
+  </li>`;
+}
+
+export function registerAgendaPage(scope: FastifyInstance, deps: ConsoleDeps): void {
+  scope.get('/agenda', async (request, reply) => {
+    const me = await signedIn(deps, request);
+    const zone = me.agent.timezone;
+    const view = queryValue(request.query, 'view') === 'week' ? 'week' : 'day';
+    const { from, to } = agendaRange(view, queryValue(request.query, 'date'), zone, DateTime.now());
+    const appointments = await listAgenda(deps.db, me.agent.agent_id, {
+      from: from.toUTC().toISO() ?? '',
+      to: to.toUTC().toISO() ?? '',
+    });
+    const days: DateTime[] = [];
+    for (let d = from; d < to; d = d.plus({ days: 1 })) days.push(d);
+    const step = view === 'week' ? { weeks: 1 } : { days: 1 };
+    const link = (d: DateTime, v: string = view) => `/console/agenda?view=${v}&date=${d.toISODate() ?? ''}`;
+    return consolePage(
+      reply,
+      me,
+      'Agenda',
+      '/console/agenda',
+      html`<main>
+        <h1>Agenda</h1>
+        <p>Times in your zone, ${zone}; each appointment also shows the prospect’s local time.</p>
+        <nav class="pager" aria-label="Agenda dates">
+          <a href="${link(from.minus(step))}">← Previous ${view}</a>
+          <a href="${link(DateTime.now().setZone(zone))}">Today</a>
+          <a href="${link(from.plus(step))}">Next ${view} →</a>
+          <a href="${link(from, view === 'day' ? 'week' : 'day')}"
+            >${view === 'day' ? 'Week view' : 'Day view'}</a
+          >
+        </nav>
+        ${days.map((d) => {
+          const todays = appointments.filter((a) =>
+            DateTime.fromISO(a.scheduled_at).setZone(zone).hasSame(d, 'day'),
+          );
+          return html`<section class="day" aria-label="${d.toFormat('cccc, LLLL d yyyy')}">
+            <h2>${d.toFormat('cccc, LLLL d yyyy')}</h2>
+            ${
+              todays.length
+                ? html`<ul class="agenda">
+                    ${todays.map((a) => entry(a, zone))}
+                  </ul>`
+                : html`<p class="empty">No appointments.</p>`
+            }
+          </section>`;
+        })}
+      </main>`,
+    );
+  });
+}

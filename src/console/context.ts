@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { getAgent, type AgentRow } from '../admin/agent-repository.ts';
+import type { Html } from './html.ts';
+import type { ConsoleDeps } from './deps.ts';
+import { page } from './layout.ts';
+
+export interface SignedIn {
+  agent: AgentRow;
+}
+
+/** Thrown when a page is asked for without a live session: the scope redirects to the login. */
+export class NotSignedIn extends Error {}
+
+/** The agent of this request's session; every page and action of the console starts here. */
+export async function signedIn(deps: ConsoleDeps, request: FastifyRequest): Promise<SignedIn> {
+  const agentId = request.session.get('agentId');
+  const agent = agentId ? await getAgent(deps.db, agentId) : null;
+  if (!agent) throw new NotSignedIn();
+  return { agent };
+}
+
+/** Sends a whole console page: the nav, the agent, a fresh CSRF token for its forms. */
+export function consolePage(reply: FastifyReply, me: SignedIn, title: string, current: string, body: Html) {
+  const csrf = reply.generateCsrf();
+  return reply
+    .type('text/html')
+    .send(page(title, body, { agentName: me.agent.name, agentZone: me.agent.timezone, csrf, current }));
+}
+
+/** The CSRF token for forms inside a page body (the same one the nav's logout form gets). */
+export function csrfToken(reply: FastifyReply): string {
+  return reply.generateCsrf();
+}

@@ -1,0 +1,51 @@
+import { DateTime } from 'luxon';
+
+/** An instant in a zone, always with the zone: "Mon, Mar 15 2027, 10:00 AM CDT". */
+export function when(isoInstant: string | null | undefined, zone: string): string {
+  if (!isoInstant) return '—';
+  const t = DateTime.fromISO(isoInstant, { zone: 'utc' }).setZone(zone);
+  return t.isValid ? t.toFormat('ccc, LLL d yyyy, h:mm a ZZZZ') : isoInstant;
+}
+
+/** The time of day only, with the zone: "10:00 AM CDT". */
+export function clock(isoInstant: string, zone: string): string {
+  return DateTime.fromISO(isoInstant, { zone: 'utc' }).setZone(zone).toFormat('h:mm a ZZZZ');
+}
+
+const LABELS: Record<string, string> = {
+  zipcode: 'ZIP code',
+  date_of_birth: 'Date of birth',
+  ip_address: 'IP address',
+  sms_consent: 'SMS consent',
+  scheduled_at: 'Appointment at',
+  setter_dialer_name: 'Setter / dialer',
+  socialclid: 'Social click id',
+  socialc: 'Social campaign',
+  socialp: 'Social placement',
+  leadgen_id: 'Lead-gen form id',
+  ad_id: 'Ad id',
+  consent_cert_url: 'Consent certificate URL',
+  utm_source: 'UTM source',
+  utm_medium: 'UTM medium',
+  utm_campaign: 'UTM campaign',
+  utm_content: 'UTM content',
+  utm_term: 'UTM term',
+  lead_category: 'Category',
+};
+
+/** A field's human label: `date_of_birth` → "Date of birth", with the table's exceptions. */
+export function label(field: string): string {
+  const known = LABELS[field];
+  if (known) return known;
+  const words = field.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A stored value as text: lists joined, booleans as yes/no, objects as JSON. */
+export function show(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (Array.isArray(value)) return value.map(show).join(', ');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value as string | number);
+}

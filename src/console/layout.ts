@@ -1,0 +1,62 @@
+import { html, type Html } from './html.ts';
+
+export interface Chrome {
+  agentName: string;
+  agentZone: string;
+  csrf: string;
+  /** The nav entry of this page. */
+  current: string;
+}
+
+const NAV: Array<[href: string, label: string]> = [
+  ['/console/leads', 'Leads'],
+  ['/console/agenda', 'Agenda'],
+  ['/console/dial-queue', 'Dial queue'],
+  ['/console/sources', 'Sources'],
+  ['/console/listen', 'Listen review'],
+  ['/console/deliveries', 'Deliveries'],
+];
+
+/** A whole page. Without `chrome`: the logged-out layout (login, errors before login). */
+export function page(title: string, body: Html, chrome?: Chrome): string {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · Leadgate</title>
+        <link rel="stylesheet" href="/console/assets/console.css" />
+        <script src="/console/assets/htmx.min.js" defer></script>
+        <script src="/console/assets/console.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        ${
+          chrome
+            ? html`<header class="top">
+                <nav aria-label="Console">
+                  <ul>
+                    ${NAV.map(
+                      ([href, label]) =>
+                        html`<li>
+                          <a href="${href}" ${chrome.current === href ? html` aria-current="page"` : ''}
+                            >${label}</a
+                          >
+                        </li>`,
+                    )}
+                  </ul>
+                </nav>
+                <div class="who">
+                  <span>${chrome.agentName} · times in ${chrome.agentZone}</span>
+                  <form method="post" action="/console/logout">
+                    <input type="hidden" name="_csrf" value="${chrome.csrf}" />
+                    <button type="submit" class="link">Log out</button>
+                  </form>
+                </div>
+              </header>`
+            : ''
+        }
+        <div id="main" tabindex="-1">${body}</div>
+      </body>
+    </html>`.text;
+}

@@ -1,0 +1,186 @@
+import type { FastifyInstance } from 'fastify';
+import { parseLeadListQuery } from '../admin/lead-routes.ts';
+import { queryValue } from '../admin/input.ts';
+import { LEAD_CATEGORY_SYNONYMS } from '../ingest/tables/synonyms.ts';
+import { LEAD_STATUSES } from '../leads/lead-status.ts';
+import { encodeLeadCursor, listLeads, type LeadView } from '../leads/lead-queries.ts';
+import { listSources } from '../sources/source-repository.ts';
+import { html } from './html.ts';
+import type { ConsoleDeps } from './deps.ts';
+import { when } from './format.ts';
+import { consolePage, signedIn } from './context.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The list's filters from the query string; a bad value is dropped with a note, never a 500. */
+function filters(query: unknown) {
+  const source = queryValue(query, 'source') ?? '';
+  const wanted = queryValue(query, 'category') ?? '';
+  const category = Object.hasOwn(LEAD_CATEGORY_SYNONYMS, wanted) ? wanted : '';
+  const parsed = parseLeadListQuery(query); // status, q, limit, cursor: the admin API's own rules
+  return {
+    ...parsed,
+    ...(UUID.test(source) ? { source_id: source } : {}),
+    ...(category ? { category } : {}),
+  };
+}
+
+function rows(leads: LeadView[], zone: string, sourceNames: Map<string, string>) {
+  if (leads.length === 0) {
+    return html`<tr>
+      <td colspan="6" class="empty">No leads match these filters.</td>
+    </tr>`;
+  }
+  return leads.map(
+    (l) =>
+      html`<tr>
+        <td><a href="/console/leads/${l.lead_id}">${l.name}</a></td>
+        <td>${(l.phone as string | null) ?? '—'}</td>
+        <td>${(l.email as string | null) ?? '—'}</td>
+        <td><span class="status">${l.status}</span></td>
+        <td>${sourceNames.get(l.source_id) ?? '—'}</td>
+        <td>${when(l.created_at, zone)}</td>
+      </tr>`,
+  );
+}
+
+export function registerLeadsPages(scope: FastifyInstance, deps: ConsoleDeps): void {
+  scope.get('/leads', async (request, reply) => {
+    const me = await signedIn(deps, request);
+    let query;
+    let problem = '';
+    try {
+      query = filters(request.query);
+    } catch (err) {
+      problem =
+        err instanceof Error && 'details' in err
+          ? String((err as { details?: string }).details)
+          : 'Bad filter';
+      query = {};
+    }
+    const [page, sources] = await Promise.all([
+      listLeads(deps.db, me.agent.agent_id, query),
+      listSources(deps.db, me.agent.agent_id),
+    ]);
+    const names = new Map(sources.map((s) => [s.source_id, s.name]));
+    const q = (k: string) => queryValue(request.query, k) ?? '';
+    const firstPage = !q('cursor');
+    const live = new URLSearchParams(
+      Object.entries({ status: q('status'), source: q('source'), category: q('category'), q: q('q') }).filter(
+        ([, v]) => v,
+      ),
+    ).toString();
+    const next = page.next_cursor
+      ? `/console/leads?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(live)), cursor: encodeLeadCursor(page.next_cursor) }).toString()}`
+      : null;
+    const anyLeads = page.leads.length > 0 || !!live || !firstPage;
+    return consolePage(
+      reply,
+      me,
+      'Leads',
+      '/console/leads',
+      html`<main>
+        <h1>Leads</h1>
+        ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
+        ${
+          anyLeads
+            ? ''
+            : html`<section class="empty-state">
+                <h2>No leads yet</h2>
+                <p>
+                  Send one with your source's token, from <a href="/console/sources">Sources</a>, for example:
+                </p>
+                <pre>
+curl -X POST ${deps.publicBaseUrl}/inbound-lead-gateway -H 'content-type: application/json' -H 'x-source-token: YOUR_TOKEN' -d '{"name":"Jane Doe","phone":"(555) 123-4567"}'</pre>
+              </section>`
+        }
+        <form method="get" action="/console/leads" class="filters" role="search">
+          <label
+            >Search <input type="search" name="q" value="${q('q')}" placeholder="Name, phone or email"
+          /></label>
+          <label
+            >Status
+            <select name="status">
+              <option value="">Any</option>
+              ${LEAD_STATUSES.map(
+                (s) =>
+                  html`<option${q('status').toLowerCase() === s.toLowerCase() ? html` selected` : ''}>${s}</option>`,
+              )}
+            </select></label
+          >
+          <label
+            >Source
+            <select name="source">
+              <option value="">Any</option>
+              ${sources.map(
+                (s) =>
+                  html`<option value="${s.source_id}" ${q('source') === s.source_id ? html` selected` : ''}>
+                    ${s.name}
+                  </option>`,
+              )}
+            </select></label
+          >
+          <label
+            >Category
+            <select name="category">
+              <option value="">Any</option>
+              ${Object.keys(LEAD_CATEGORY_SYNONYMS).map(
+                (c) => html`<option${q('category') === c ? html` selected` : ''}>${c}</option>`,
+              )}
+            </select></label
+          >
+          <button type="submit">Filter</button>
+        </form>
+        <div class="table-wrap">
+          <table>
+            <caption class="sr-only">
+              Leads, newest first${firstPage ? ', updated live' : ''}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Phone</th>
+                <th scope="col">Email</th>
+                <th scope="col">Status</th>
+                <th scope="col">Source</th>
+                <th scope="col">Received (${me.agent.timezone})</th>
+              </tr>
+            </thead>
+            <tbody
+              id="lead-rows"
+              ${
+                firstPage
+                  ? html` hx-get="/console/leads/rows${live ? `?${live}` : ''}" hx-trigger="every 2s"
+                    hx-swap="innerHTML"`
+                  : ''
+              }
+            >
+              ${rows(page.leads, me.agent.timezone, names)}
+            </tbody>
+          </table>
+        </div>
+        <nav class="pager" aria-label="Pages">
+          ${firstPage ? '' : html`<a href="/console/leads${live ? `?${live}` : ''}">Newest</a>`}
+          ${next ? html`<a href="${next}">Older leads →</a>` : ''}
+        </nav>
+      </main>`,
+    );
+  });
+
+  // The first page's rows, polled every 2 s: a new lead shows without reloading.
+  scope.get('/leads/rows', async (request, reply) => {
+    const me = await signedIn(deps, request);
+    let query = {};
+    try {
+      query = filters(request.query);
+    } catch {
+      // the page said what was wrong; the poll shows the unfiltered list
+    }
+    const [page, sources] = await Promise.all([
+      listLeads(deps.db, me.agent.agent_id, query),
+      listSources(deps.db, me.agent.agent_id),
+    ]);
+    const names = new Map(sources.map((s) => [s.source_id, s.name]));
+    return reply.type('text/html').send(html`${rows(page.leads, me.agent.timezone, names)}`.text);
+  });
+}

@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from '../errors.ts';
+import { registerAgendaPage } from './agenda.ts';
+import { ASSETS } from './assets.ts';
+import { NotSignedIn } from './context.ts';
+import type { ConsoleDeps } from './deps.ts';
+import { html } from './html.ts';
+import { page } from './layout.ts';
+import { registerLeadPage } from './lead.ts';
+import { registerLeadsPages } from './leads.ts';
+import { registerListenPage } from './listen.ts';
+import { registerLogin } from './login.ts';
+import { installSessions } from './session.ts';
+import { registerSourcePages } from './sources.ts';
+import { registerWorkPages } from './work.ts';
+
+/** The agent console, mounted at /console: server-rendered pages, htmx for the live parts. */
+export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
+  await installSessions(scope, deps.db, deps.sessionSecret);
+
+  scope.addHook('onSend', async (_request, reply) => {
+    reply.header('x-frame-options', 'DENY');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  scope.setErrorHandler(async (err: FastifyError | AppError | NotSignedIn, request, reply) => {
+    if (err instanceof NotSignedIn) {
+      if (request.headers['hx-request'])
+        return reply.code(401).header('hx-redirect', '/console/login').send('');
+      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+      return reply.redirect(`/console/login${next}`, 303);
+    }
+    const status = err instanceof AppError ? err.status : ((err as FastifyError).statusCode ?? 500);
+    const known = status < 500;
+    if (!known) request.log.error({ err }, 'console page failed');
+    const words =
+      err instanceof AppError && status === 404
+        ? 'There is nothing here: it does not exist, or it is not yours.'
+        : (err as FastifyError).code === 'FST_CSRF_INVALID_TOKEN' ||
+            (err as FastifyError).code === 'FST_CSRF_MISSING_SECRET'
+          ? 'This form had expired. Go back, reload the page and try again.'
+          : known
+            ? 'That request could not be understood.'
+            : `Something went wrong on our side. Try again; if it keeps happening, tell your operator (reference ${request.id}).`;
+    return reply
+      .code(status >= 400 ? status : 500)
+      .type('text/html')
+      .send(
+        page(
+          'Error',
+          html`<main class="narrow">
+            <h1>${status === 404 ? 'Not found' : 'Sorry'}</h1>
+            <p>${words}</p>
+            <p><a href="/console/leads">Back to your leads</a></p>
+          </main>`,
+        ),
+      );
+  });
+
+  scope.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
+    const asset = ASSETS[request.params.name];
+    if (!asset) return reply.code(404).type('text/plain').send('Not found');
+    return reply.type(asset.type).header('cache-control', 'public, max-age=3600').send(asset.body);
+  });
+  scope.get('/', async (_request, reply) => reply.redirect('/console/leads', 303));
+
+  registerLogin(scope, deps.db);
+  registerLeadsPages(scope, deps);
+  registerLeadPage(scope, deps);
+  registerAgendaPage(scope, deps);
+  registerSourcePages(scope, deps);
+  registerListenPage(scope, deps);
+  registerWorkPages(scope, deps);
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyFormbody from '@fastify/formbody';
+import fastifySession from '@fastify/session';
+import type { Queryable } from '../db/index.ts';
+import { LIMITS } from '../config.ts';
+
+declare module 'fastify' {
+  interface Session {
+    /** The agent logged in on this session. */
+    agentId?: string;
+  }
+}
+
+/**
+ * The secret that signs console cookies: SESSION_SECRET when set, else one generated on first
+ * start and kept in the database, so every gateway process on it (and every restart) shares it.
+ */
+export async function sessionSecret(db: Queryable, configured: string | undefined): Promise<string> {
+  if (configured) return configured;
+  await db.query(
+    `INSERT INTO settings (name, value) VALUES ('session_secret', $1) ON CONFLICT (name) DO NOTHING`,
+    [randomBytes(32).toString('hex')],
+  );
+  const { rows } = await db.query<{ value: string }>(
+    `SELECT value FROM settings WHERE name = 'session_secret'`,
+  );
+  const secret = rows[0]?.value;
+  if (!secret) throw new Error('no session secret in settings');
+  return secret;
+}
+
+type Callback = (err?: unknown) => void;
+interface StoredSession {
+  agentId?: string;
+  cookie?: { expires?: string | Date | null; originalMaxAge?: number | null };
+}
+
+/**
+ * Sessions live in the database, not in the cookie or in memory: logout and a password change end
+ * them in every process at once. Only logged-in sessions are stored (the cookie holds the signed id).
+ */
+function databaseStore(db: Queryable) {
+  return {
+    set(sessionId: string, session: StoredSession, callback: Callback) {
+      if (!session.agentId) {
+        callback();
+        return;
+      }
+      const expires = session.cookie?.expires
+        ? new Date(session.cookie.expires)
+        : new Date(Date.now() + LIMITS.sessionMaxAgeMs);
+      db.query(
+        `INSERT INTO console_sessions (agent_id, session_id, data, expires_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (session_id) DO UPDATE SET data = EXCLUDED.data, expires_at = EXCLUDED.expires_at`,
+        [session.agentId, sessionId, JSON.stringify(session), expires.toISOString()],
+      ).then(() => callback(), callback);
+    },
+    get(sessionId: string, callback: (err: unknown, session?: StoredSession | null) => void) {
+      db.query<{ data: StoredSession | string }>(
+        `SELECT data FROM console_sessions WHERE session_id = $1 AND expires_at > now()`,
+        [sessionId],
+      ).then(({ rows }) => {
+        const data = rows[0]?.data;
+        callback(
+          null,
+          data === undefined ? null : typeof data === 'string' ? (JSON.parse(data) as StoredSession) : data,
+        );
+      }, callback);
+    },
+    destroy(sessionId: string, callback: Callback) {
+      db.query(`DELETE FROM console_sessions WHERE session_id = $1 OR expires_at < now()`, [sessionId]).then(
+        () => callback(),
+        callback,
+      );
+    },
+  };
+}
+
+/**
+ * Cookies, sessions, CSRF and form bodies for the console scope. The session cookie is signed,
+ * HTTP-only, SameSite=Lax, limited to /console and Secure whenever the request came over HTTPS.
+ * CSRF tokens (double-submit, the secret in a signed cookie) guard every state-changing form.
+ */
+export async function installSessions(scope: FastifyInstance, db: Queryable, secret: string): Promise<void> {
+  const cookie = { path: '/console', httpOnly: true, sameSite: 'lax' as const, secure: 'auto' as const };
+  await scope.register(fastifyCookie, { secret });
+  await scope.register(fastifySession, {
+    secret,
+    cookieName: 'leadgate_session',
+    cookie: { ...cookie, maxAge: LIMITS.sessionMaxAgeMs },
+    store: databaseStore(db) as never,
+    saveUninitialized: false,
+    rolling: false,
+  });
+  await scope.register(fastifyCsrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'leadgate_csrf',
+    cookieOpts: { ...cookie, signed: true },
+  });
+  await scope.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+}

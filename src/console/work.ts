@@ -1,0 +1,226 @@
+import type { FastifyInstance } from 'fastify';
+import { queryValue } from '../admin/input.ts';
+import { listCallTasks } from '../automations/dial-queue.ts';
+import {
+  DELIVERY_STATUSES,
+  listDeliveries,
+  retryDelivery,
+  type DeliveryStatus,
+} from '../automations/delivery-repository.ts';
+import { LIMITS } from '../config.ts';
+import type { Queryable } from '../db/index.ts';
+import { iso } from '../db/index.ts';
+import { html } from './html.ts';
+import type { ConsoleDeps } from './deps.ts';
+import { when } from './format.ts';
+import { consolePage, csrfToken, signedIn } from './context.ts';
+
+/** The agent's newest texts, whatever became of them. */
+async function recentTexts(db: Queryable, agentId: string, limit: number) {
+  const { rows } = await db.query<{
+    lead_id: string;
+    to_phone: string;
+    status: string;
+    attempts: number;
+    error: string | null;
+    send_at: Date;
+    sent_at: Date | null;
+  }>(
+    `SELECT lead_id, to_phone, status, attempts, error, send_at, sent_at FROM sms_messages
+      WHERE agent_id = $1 ORDER BY created_at DESC LIMIT $2`,
+    [agentId, limit],
+  );
+  return rows.map((r) => ({ ...r, send_at: iso(r.send_at), sent_at: r.sent_at ? iso(r.sent_at) : null }));
+}
+
+export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): void {
+  scope.get('/dial-queue', async (request, reply) => {
+    const me = await signedIn(deps, request);
+    const tasks = await listCallTasks(deps.db, me.agent, new Date(), LIMITS.listedRows);
+    return consolePage(
+      reply,
+      me,
+      'Dial queue',
+      '/console/dial-queue',
+      html`<main>
+        <h1>Dial queue</h1>
+        <p>
+          Who to call now, oldest first, with the prospect’s local time. Outside calling hours (8:00–21:00
+          there, or the state’s own rule), wait.
+        </p>
+        ${
+          tasks.length
+            ? html`<div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Lead</th>
+                      <th scope="col">Phone</th>
+                      <th scope="col">Their time</th>
+                      <th scope="col">Calling hours</th>
+                      <th scope="col">Waiting since</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${tasks.map(
+                      (t) =>
+                        html`<tr>
+                          <td><a href="/console/leads/${t.lead_id}">${t.name}</a></td>
+                          <td>${t.phone ? html`<a href="tel:+1${t.phone}">${t.phone}</a>` : '—'}</td>
+                          <td>${t.local_time.slice(11)} (${t.timezone})</td>
+                          <td>
+                            ${t.calling_hours_open ? html`<span class="status ok">open: call now</span>` : html`<span class="status bad">closed: wait</span>`}
+                          </td>
+                          <td>${when(t.created_at, me.agent.timezone)}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>`
+            : html`<p class="empty">Nobody to call: every new lead with a phone lands here.</p>`
+        }
+      </main>`,
+    );
+  });
+
+  scope.get('/deliveries', async (request, reply) => {
+    const me = await signedIn(deps, request);
+    const wanted = queryValue(request.query, 'status') ?? '';
+    const status = (DELIVERY_STATUSES as readonly string[]).includes(wanted)
+      ? (wanted as DeliveryStatus)
+      : undefined;
+    const [deliveries, texts] = await Promise.all([
+      listDeliveries(deps.db, me.agent.agent_id, status, LIMITS.listedRows),
+      recentTexts(deps.db, me.agent.agent_id, 50),
+    ]);
+    const csrf = csrfToken(reply);
+    const zone = me.agent.timezone;
+    return consolePage(
+      reply,
+      me,
+      'Deliveries',
+      '/console/deliveries',
+      html`<main>
+        <h1>Deliveries</h1>
+        <p>
+          Webhooks to your destinations and texts to your leads. Failed webhooks are retried on a schedule;
+          after the last try they are dead letters, which you can send again.
+        </p>
+        <form method="get" action="/console/deliveries" class="filters">
+          <label
+            >Status
+            <select name="status">
+              <option value="">Any</option>
+              ${DELIVERY_STATUSES.map(
+                (s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`,
+              )}
+            </select></label
+          >
+          <button type="submit">Filter</button>
+          <a href="/console/deliveries?status=dead">Dead letters</a>
+        </form>
+        <h2>Webhooks</h2>
+        ${
+          deliveries.length
+            ? html`<div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Event</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">HTTP</th>
+                      <th scope="col">Error</th>
+                      <th scope="col">Attempts</th>
+                      <th scope="col">Next retry</th>
+                      <th scope="col">Created</th>
+                      <th scope="col"><span class="sr-only">Action</span></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${deliveries.map(
+                      (d) =>
+                        html`<tr>
+                          <td>
+                            ${d.lead_id ? html`<a href="/console/leads/${d.lead_id}">${d.topic}</a>` : d.topic}
+                          </td>
+                          <td>
+                            <span
+                              class="status${d.status === 'dead' ? ' bad' : d.status === 'delivered' ? ' ok' : ''}"
+                              >${d.status}</span
+                            >
+                          </td>
+                          <td>${d.last_status ?? '—'}</td>
+                          <td>${d.last_error ?? '—'}</td>
+                          <td>${d.attempts}</td>
+                          <td>${d.next_attempt_at ? when(d.next_attempt_at, zone) : '—'}</td>
+                          <td>${when(d.created_at, zone)}</td>
+                          <td>
+                            ${
+                              d.status === 'sending'
+                                ? ''
+                                : html`<form
+                                    method="post"
+                                    action="/console/deliveries/${d.delivery_id}/retry"
+                                    class="inline"
+                                  >
+                                    <input type="hidden" name="_csrf" value="${csrf}" /><button type="submit">
+                                      Retry now
+                                    </button>
+                                  </form>`
+                            }
+                          </td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>`
+            : html`<p class="empty">
+                No webhook deliveries${status ? ` with status ${status}` : ''}. Add a destination in
+                <a href="/console/sources">Sources</a> to send new leads to your CRM.
+              </p>`
+        }
+        <h2>Texts</h2>
+        ${
+          texts.length
+            ? html`<div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">To</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Error</th>
+                      <th scope="col">Attempts</th>
+                      <th scope="col">Due or sent</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${texts.map(
+                      (t) =>
+                        html`<tr>
+                          <td><a href="/console/leads/${t.lead_id}">${t.to_phone}</a></td>
+                          <td>${t.status}</td>
+                          <td>${t.error ?? '—'}</td>
+                          <td>${t.attempts}</td>
+                          <td>${when(t.sent_at ?? t.send_at, zone)}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>
+              </div>`
+            : html`<p class="empty">No texts yet: leads who consent to texts get the first one here.</p>`
+        }
+      </main>`,
+    );
+  });
+
+  scope.post<{ Params: { delivery_id: string } }>(
+    '/deliveries/:delivery_id/retry',
+    { preHandler: scope.csrfProtection },
+    async (request, reply) => {
+      const me = await signedIn(deps, request);
+      const id = request.params.delivery_id;
+      if (/^[0-9a-f-]{36}$/i.test(id)) await retryDelivery(deps.db, id, me.agent.agent_id);
+      return reply.redirect('/console/deliveries', 303);
+    },
+  );
+}

@@ -1,0 +1,312 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminInject, createTestApp, type TestApp } from './support/app.ts';
+import { deliver } from './support/deliver.ts';
+
+/**
+ * The console's access rules over plain HTTP (the browser suite, test/console.browser.test.ts,
+ * walks the pages): sessions, CSRF, login throttling, logout, and one agent never seeing another's.
+ */
+
+let t: TestApp;
+const PASSWORD = 'a long console passphrase';
+
+interface Agent {
+  agent_id: string;
+  email: string;
+  token: string;
+}
+
+async function agentWithLogin(name: string): Promise<Agent> {
+  const email = `${name.toLowerCase()}@example.com`;
+  const agent = (
+    await adminInject(t.app, 'POST', '/agents', { name, email, timezone: 'America/Chicago' })
+  ).json<{
+    agent_id: string;
+  }>();
+  expect(
+    (await adminInject(t.app, 'PUT', `/agents/${agent.agent_id}/password`, { password: PASSWORD }))
+      .statusCode,
+  ).toBe(204);
+  const source = (
+    await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/sources`, { name: `${name} vendor` })
+  ).json<{
+    token: string;
+  }>();
+  return { agent_id: agent.agent_id, email, token: source.token };
+}
+
+/** A browser's cookie jar, just enough for these tests. */
+class Browser {
+  cookies = new Map<string, string>();
+  constructor(readonly ip = '127.0.0.1') {}
+  header() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  keep(setCookie: string | string[] | undefined) {
+    for (const line of [setCookie ?? []].flat()) {
+      const [pair] = line.split(';');
+      const [name, ...rest] = (pair ?? '').split('=');
+      if (!name) continue;
+      const value = rest.join('=');
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  async get(url: string) {
+    const res = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { cookie: this.header() },
+      remoteAddress: this.ip,
+    });
+    this.keep(res.headers['set-cookie']);
+    return res;
+  }
+  async post(url: string, form: Record<string, string>) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: this.header(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(form).toString(),
+      remoteAddress: this.ip,
+    });
+    this.keep(res.headers['set-cookie']);
+    return res;
+  }
+  /** The CSRF token of the page's first form. */
+  async csrf(url: string) {
+    const page = await this.get(url);
+    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
+    if (!token) throw new Error(`no CSRF token on ${url}: ${page.statusCode}`);
+    return token;
+  }
+  async login(email: string, password: string) {
+    return this.post('/console/login', { _csrf: await this.csrf('/console/login'), email, password });
+  }
+}
+
+let alice: Agent;
+let bob: Agent;
+beforeAll(async () => {
+  t = await createTestApp();
+  alice = await agentWithLogin('Alice');
+  bob = await agentWithLogin('Bob');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('console sessions', () => {
+  it('When an agent logs in, then the session cookie is signed, HTTP-only, SameSite=Lax and scoped to /console, and the leads page is theirs', async () => {
+    const b = new Browser();
+    const login = await b.login('ALICE@example.com', PASSWORD);
+    expect(login.statusCode).toBe(303);
+    expect(login.headers.location).toBe('/console/leads');
+    const cookie = [login.headers['set-cookie']].flat().find((c) => c?.startsWith('leadgate_session='));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\/console/i);
+    expect(cookie).toMatch(/leadgate_session=[^.;]+\.[^;]+/); // id.signature
+    const page = await b.get('/console/leads');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Alice');
+    expect(page.body).toContain('No leads yet');
+  });
+
+  it('When no one is logged in, then every page redirects to the login and an htmx poll is told to go there', async () => {
+    const b = new Browser();
+    for (const path of ['/console/leads', '/console/agenda', '/console/sources', '/console/deliveries']) {
+      const res = await b.get(path);
+      expect(res.statusCode, path).toBe(303);
+      expect(res.headers.location).toBe(`/console/login?next=${encodeURIComponent(path)}`);
+    }
+    const poll = await t.app.inject({
+      method: 'GET',
+      url: '/console/leads/rows',
+      headers: { 'hx-request': 'true' },
+    });
+    expect(poll.statusCode).toBe(401);
+    expect(poll.headers['hx-redirect']).toBe('/console/login');
+  });
+
+  it('When a form is posted without its CSRF token, then it is refused 403 and nothing changes', async () => {
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    const res = await b.post('/console/sources', { name: 'Forged source' });
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('This form had expired');
+    const forged = await b.post('/console/login', { email: alice.email, password: PASSWORD });
+    expect(forged.statusCode).toBe(403);
+    const sources = await adminInject(t.app, 'GET', `/agents/${alice.agent_id}/sources`);
+    expect(sources.body).not.toContain('Forged source');
+  });
+
+  it('When the agent logs out, then the same cookie no longer opens anything', async () => {
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    const stolen = b.header();
+    const out = await b.post('/console/logout', { _csrf: await b.csrf('/console/leads') });
+    expect(out.statusCode).toBe(303);
+    const replay = await t.app.inject({ method: 'GET', url: '/console/leads', headers: { cookie: stolen } });
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toMatch(/^\/console\/login/);
+  });
+
+  it('When 10 logins fail for one email, then the 11th is refused 429 even with the right password; another address is still counted per email', async () => {
+    const target = await agentWithLogin('Carol');
+    const b = new Browser('10.0.0.1');
+    for (let i = 0; i < 10; i++)
+      expect((await b.login(target.email, 'wrong password!!')).statusCode).toBe(401);
+    const blocked = await b.login(target.email, PASSWORD);
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe('900');
+    expect(blocked.body).toContain('Too many failed logins');
+    expect((await new Browser('10.0.0.2').login(target.email, PASSWORD)).statusCode).toBe(429);
+    // The other agents are not locked out by Carol's attacker.
+    expect((await new Browser('10.0.0.3').login(alice.email, PASSWORD)).statusCode).toBe(303);
+  });
+
+  it('When 10 logins fail from one address across many emails, then that address is refused 429', async () => {
+    const b = new Browser('10.0.0.9');
+    for (let i = 0; i < 10; i++)
+      expect((await b.login(`nobody${i}@example.com`, 'wrong password!!')).statusCode).toBe(401);
+    expect((await b.login(alice.email, PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('When a login fails, then the page says so in words and reveals nothing about the email', async () => {
+    const unknown = await new Browser('10.0.1.1').login('nobody@example.com', 'whatever it is');
+    const wrong = await new Browser('10.0.1.2').login(alice.email, 'whatever it is');
+    for (const res of [unknown, wrong]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.body).toContain('That email and password do not match.');
+    }
+  });
+});
+
+describe('one agent never sees another’s', () => {
+  it('When Alice opens Bob’s lead by URL, then she gets the same 404 page as for a lead that never was', async () => {
+    const lead = (await deliver(t.app, bob.token, { name: 'Bob Prospect', phone: '3125550142' })).json<{
+      lead_id: string;
+    }>();
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    const res = await b.get(`/console/leads/${lead.lead_id}`);
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('Bob Prospect');
+    const missing = await b.get('/console/leads/00000000-0000-4000-8000-000000000000');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toBe(res.body.replace(/reference [^)]+/, 'reference'));
+    const bobs = new Browser();
+    await bobs.login(bob.email, PASSWORD);
+    expect((await bobs.get(`/console/leads/${lead.lead_id}`)).body).toContain('Bob Prospect');
+    const list = await b.get('/console/leads');
+    expect(list.body).not.toContain('Bob Prospect');
+  });
+
+  it('When Alice posts to Bob’s source or delivery with her own valid session and token, then nothing of Bob’s changes', async () => {
+    const sources = (await adminInject(t.app, 'GET', `/agents/${bob.agent_id}/sources`)).json<{
+      sources: Array<{ source_id: string }>;
+    }>();
+    const bobSource = sources.sources[0]?.source_id ?? '';
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    const csrf = await b.csrf('/console/sources');
+    const res = await b.post(`/console/sources/${bobSource}/regenerate`, { _csrf: csrf });
+    expect(res.statusCode).toBe(404);
+    const disable = await b.post(`/console/sources/${bobSource}/active`, { _csrf: csrf, active: 'false' });
+    expect(disable.statusCode).toBe(404);
+    expect((await deliver(t.app, bob.token, { name: 'Still Bob’s', phone: '3125550143' })).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe('pages', () => {
+  it('When the leads list is filtered by status, source and category, or searched by name, phone or email, then only the matching leads show', async () => {
+    const agent = await agentWithLogin('Frank');
+    const second = (
+      await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/sources`, { name: 'Radio' })
+    ).json<{
+      source_id: string;
+      token: string;
+    }>();
+    await deliver(t.app, agent.token, {
+      name: 'Ann Final',
+      phone: '3125550001',
+      email: 'ann@example.com',
+      lead_category: 'final expense',
+    });
+    await deliver(t.app, agent.token, {
+      name: 'Ben Medicare',
+      phone: '3125550002',
+      lead_category: 'medicare',
+    });
+    await deliver(t.app, second.token, {
+      name: 'Cal Booked',
+      phone: '3125550003',
+      appointment_date: '2027-03-15',
+      appointment_time: '10:00 AM',
+    });
+    const b = new Browser();
+    await b.login(agent.email, PASSWORD);
+    const names = async (query: string) => {
+      const body = (await b.get(`/console/leads?${query}`)).body;
+      return [...body.matchAll(/<a href="\/console\/leads\/[0-9a-f-]+">([^<]+)<\/a>/g)]
+        .map((m) => m[1])
+        .sort();
+    };
+    expect(await names('')).toEqual(['Ann Final', 'Ben Medicare', 'Cal Booked']);
+    expect(await names('category=final-expense')).toEqual(['Ann Final']);
+    expect(await names(`source=${second.source_id}`)).toEqual(['Cal Booked']);
+    expect(await names('status=Scheduled')).toEqual(['Cal Booked']);
+    expect(await names('q=ann%40example')).toEqual(['Ann Final']);
+    expect(await names('q=(312)%20555-0002')).toEqual(['Ben Medicare']);
+    expect(await names('q=medic')).toEqual(['Ben Medicare']);
+    const first = await b.get('/console/leads?limit=2');
+    const older = /href="(\/console\/leads\?[^"]*cursor=[^"]+)">Older leads/
+      .exec(first.body)?.[1]
+      ?.replace(/&amp;/g, '&');
+    expect(older).toBeDefined();
+    expect(first.body).toContain('hx-trigger="every 2s"'); // the first page follows new leads
+    const second2 = await b.get(older ?? '');
+    expect(second2.body).toContain('Ann Final');
+    expect(second2.body).not.toContain('Cal Booked');
+    expect(second2.body).not.toContain('hx-trigger'); // an older page stays still
+    const bad = await b.get('/console/leads?status=Bogus');
+    expect(bad.statusCode).toBe(200);
+    expect(bad.body).toContain('status must be one of');
+  });
+
+  it('When the agent opens every page, then each answers 200 with its times in the agent’s zone and labelled inputs', async () => {
+    await deliver(t.app, alice.token, {
+      name: 'Page Tour',
+      phone: '(312) 555-0199',
+      state: 'IL',
+      appointment_date: '2027-03-15',
+      appointment_time: '10:00 AM',
+    });
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    for (const path of [
+      '/console/leads',
+      '/console/agenda',
+      '/console/dial-queue',
+      '/console/sources',
+      '/console/listen',
+      '/console/deliveries',
+    ]) {
+      const res = await b.get(path);
+      expect(res.statusCode, path).toBe(200);
+      expect(res.body).toContain('times in America/Chicago');
+      // Every visible input is labelled: wrapped in a <label>, or named by a label's for=.
+      const ids = new Set([...res.body.matchAll(/<label for="([^"]+)"/g)].map((m) => m[1]));
+      const html = res.body.replace(/<label[^>]*>[\s\S]*?<\/label>/g, '');
+      for (const input of html.matchAll(/<(input|select)\b[^>]*>/g)) {
+        const tag = input[0];
+        if (/type="hidden"/.test(tag) || /readonly/.test(tag)) continue;
+        const id = /id="([^"]+)"/.exec(tag)?.[1];
+        expect(id && ids.has(id), `${path}: ${tag}`).toBe(true);
+      }
+    }
+  });
+});
