@@ -184,11 +184,11 @@ describe('leads', () => {
   beforeAll(async () => {
     seeded = await seedSource(t.db, 'Lead Agent');
     const people = [
-      { name: 'Alice Anders', email: 'alice@example.com', phone: '+15551230001', status: 'New' },
-      { name: 'Bob Brown', email: 'bob@example.com', phone: '+15551230002', status: 'Scheduled' },
-      { name: 'Carol 100%_Sure', email: 'carol@example.com', phone: '+15551230003', status: 'New' },
-      { name: 'Dan Dole', email: 'DAN@EXAMPLE.COM', phone: '+15559870004', status: 'Canceled' },
-      { name: 'Eve Evans', email: 'eve@example.com', phone: '+15551230005', status: 'New' },
+      { name: 'Alice Anders', email: 'alice@example.com', phone: '5551230001', status: 'New' },
+      { name: 'Bob Brown', email: 'bob@example.com', phone: '5551230002', status: 'Scheduled' },
+      { name: 'Carol 100%_Sure', email: 'carol@example.com', phone: '5551230003', status: 'New' },
+      { name: 'Dan Dole', email: 'DAN@EXAMPLE.COM', phone: '5559870004', status: 'Canceled' },
+      { name: 'Eve Evans', email: 'eve@example.com', phone: '5551230005', status: 'New' },
     ];
     // Microseconds apart: the cursor must not lose precision a JavaScript Date would drop.
     for (const [i, p] of people.entries()) {
@@ -257,6 +257,8 @@ describe('leads', () => {
     ['an email, case-insensitively', 'dan@example', ['Dan Dole']],
     ['a phone', '5559870004', ['Dan Dole']],
     ['a phone written with punctuation', '(555) 987-0004', ['Dan Dole']],
+    ['a phone written with its country code', '+1 555 987 0004', ['Dan Dole']],
+    ['a part of a phone', '987-0004', ['Dan Dole']],
     ['% and _ literally', '100%_', ['Carol 100%_Sure']],
     ['nothing when _ would only match as a wildcard', 'Bob_Brown', []],
   ])('when q matches %s, then only those leads come back', async (_label, q, names) => {
@@ -270,7 +272,7 @@ describe('leads', () => {
     const leadId = await insertLead(t.db, {
       ...seeded,
       name: 'Frank Fields',
-      phone: '+15551239999',
+      phone: '5551239999',
       status: 'Scheduled',
       fields: { state: 'TX', age: 54, tags: ['hot', 'fb'], coverage_type: 'Final Expense' },
       custom_fields: { favorite_color: 'teal' },
@@ -303,7 +305,7 @@ describe('leads', () => {
       source_id: seeded.source_id,
       status: 'Scheduled',
       name: 'Frank Fields',
-      phone: '+15551239999',
+      phone: '5551239999',
       email: null,
       campaign_name: null,
       idempotency_key: null,
@@ -388,6 +390,8 @@ describe('agenda', () => {
         status: 'booked',
         setter_dialer_name: null,
         join_url: null,
+        cancel_url: null,
+        reschedule_url: null,
       },
       expect.objectContaining({
         appointment_id: second,

@@ -300,7 +300,7 @@ describe('pages', () => {
       expect(res.body).toContain('times in America/Chicago');
       // Every visible input is labelled: wrapped in a <label>, or named by a label's for=.
       const ids = new Set([...res.body.matchAll(/<label for="([^"]+)"/g)].map((m) => m[1]));
-      const html = res.body.replace(/<label[^>]*>[\s\S]*?<\/label>/g, '');
+      const html = res.body.replace(/<label[^>]*>[\s\S]*?<\/label\s*>/g, '');
       for (const input of html.matchAll(/<(input|select)\b[^>]*>/g)) {
         const tag = input[0];
         if (/type="hidden"/.test(tag) || /readonly/.test(tag)) continue;

@@ -4,7 +4,7 @@ import { queryValue } from '../admin/input.ts';
 import { listAgenda, type AgendaEntry } from '../appointments/appointment-queries.ts';
 import { html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
-import { clock } from './format.ts';
+import { clock, localDay } from './format.ts';
 import { consolePage, signedIn } from './context.ts';
 
 const STATUS_LABELS: Record<string, string> = {
@@ -52,6 +52,13 @@ export function registerAgendaPage(scope: FastifyInstance, deps: ConsoleDeps): v
       from: from.toUTC().toISO() ?? '',
       to: to.toUTC().toISO() ?? '',
     });
+    const byDay = new Map<string, AgendaEntry[]>();
+    for (const a of appointments) {
+      const key = localDay(a.scheduled_at, zone);
+      const list = byDay.get(key);
+      if (list) list.push(a);
+      else byDay.set(key, [a]);
+    }
     const days: DateTime[] = [];
     for (let d = from; d < to; d = d.plus({ days: 1 })) days.push(d);
     const step = view === 'week' ? { weeks: 1 } : { days: 1 };
@@ -73,9 +80,7 @@ export function registerAgendaPage(scope: FastifyInstance, deps: ConsoleDeps): v
           >
         </nav>
         ${days.map((d) => {
-          const todays = appointments.filter((a) =>
-            DateTime.fromISO(a.scheduled_at).setZone(zone).hasSame(d, 'day'),
-          );
+          const todays = byDay.get(d.toISODate() ?? '') ?? [];
           return html`<section class="day" aria-label="${d.toFormat('cccc, LLLL d yyyy')}">
             <h2>${d.toFormat('cccc, LLLL d yyyy')}</h2>
             ${

@@ -1,15 +1,46 @@
 import { DateTime } from 'luxon';
 
-/** An instant in a zone, always with the zone: "Mon, Mar 15 2027, 10:00 AM CDT". */
+/**
+ * Formatters per zone, made once: a page of a few hundred times would otherwise build an
+ * Intl.DateTimeFormat for each (most of a week agenda's server time).
+ */
+const formatters = new Map<string, { when: Intl.DateTimeFormat; clock: Intl.DateTimeFormat }>();
+
+function formatter(zone: string) {
+  let f = formatters.get(zone);
+  if (!f) {
+    const common = { timeZone: zone, hour: 'numeric', minute: '2-digit', timeZoneName: 'short' } as const;
+    f = {
+      when: new Intl.DateTimeFormat('en-US', {
+        ...common,
+        weekday: 'short',
+        month: 'short',
+        day: 'numeric',
+        year: 'numeric',
+      }),
+      clock: new Intl.DateTimeFormat('en-US', common),
+    };
+    if (formatters.size > 500) formatters.clear();
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** An instant in a zone, always with the zone: "Mon, Mar 15, 2027, 10:00 AM CDT". */
 export function when(isoInstant: string | null | undefined, zone: string): string {
   if (!isoInstant) return '—';
-  const t = DateTime.fromISO(isoInstant, { zone: 'utc' }).setZone(zone);
-  return t.isValid ? t.toFormat('ccc, LLL d yyyy, h:mm a ZZZZ') : isoInstant;
+  const t = new Date(isoInstant);
+  return Number.isNaN(t.getTime()) ? isoInstant : formatter(zone).when.format(t);
 }
 
 /** The time of day only, with the zone: "10:00 AM CDT". */
 export function clock(isoInstant: string, zone: string): string {
-  return DateTime.fromISO(isoInstant, { zone: 'utc' }).setZone(zone).toFormat('h:mm a ZZZZ');
+  return formatter(zone).clock.format(new Date(isoInstant));
+}
+
+/** The instant's calendar day in the zone, `YYYY-MM-DD`. */
+export function localDay(isoInstant: string, zone: string): string {
+  return DateTime.fromISO(isoInstant, { zone: 'utc' }).setZone(zone).toISODate() ?? '';
 }
 
 const LABELS: Record<string, string> = {

@@ -86,15 +86,18 @@ export async function listLeads(
   if (query.source_id) where.push(`source_id = ${param(query.source_id)}::uuid`);
   if (query.category) where.push(`fields->>'lead_category' = ${param(query.category)}`);
   if (query.q) {
-    const pattern = param(`%${escapeLike(query.q)}%`);
-    const text = [`name ILIKE ${pattern}`, `email ILIKE ${pattern}`, `phone ILIKE ${pattern}`];
-    // Phones are stored as 10 digits, so "(555) 123-4567" finds them by its digits; a raw phone kept
-    // in custom_fields is not searched.
-    const digits = /^[\d\s().+-]+$/.test(query.q) ? query.q.replace(/\D/g, '') : '';
-    if (digits.length >= 3) {
-      text.push(`regexp_replace(COALESCE(phone, ''), '\\D', '', 'g') LIKE ${param(`%${digits}%`)}`);
+    // Phones are stored as their 10 digits and nothing else. A search written like a phone
+    // ("(555) 123-4567", "+1 555 123 4567", "0147") is a phone search: all 10 digits use the
+    // phone index, fewer match anywhere in the number. Anything else matches name, email or phone.
+    // A raw phone kept in custom_fields is not searched.
+    const typed = /^[\d\s().+-]+$/.test(query.q) ? query.q.replace(/\D/g, '') : '';
+    const digits = typed.length === 11 && typed.startsWith('1') ? typed.slice(1) : typed;
+    if (digits.length === 10) where.push(`phone = ${param(digits)}`);
+    else if (digits.length >= 3) where.push(`phone LIKE ${param(`%${digits}%`)}`);
+    else {
+      const pattern = param(`%${escapeLike(query.q)}%`);
+      where.push(`(name ILIKE ${pattern} OR email ILIKE ${pattern} OR phone ILIKE ${pattern})`);
     }
-    where.push(`(${text.join(' OR ')})`);
   }
   if (query.cursor) {
     where.push(

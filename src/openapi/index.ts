@@ -96,10 +96,14 @@ const parameters: Record<string, Json> = {
     type: 'string',
     enum: [...LEAD_STATUSES],
   }),
-  LeadQuery: query('q', 'Free text matched against name, email and phone (digits of a phone also match).', {
-    type: 'string',
-    maxLength: 200,
-  }),
+  LeadQuery: query(
+    'q',
+    'Free text matched against name, email and phone; written like a phone (at least 3 digits), the phone only, by its digits.',
+    {
+      type: 'string',
+      maxLength: 200,
+    },
+  ),
   Limit: query(
     'limit',
     `Page size, default ${LIMITS.leadsPageDefault}; larger than ${LIMITS.leadsPageMax} is read as ${LIMITS.leadsPageMax}.`,
