@@ -19,10 +19,16 @@ const PASSWORD = 'bench console passphrase';
 
 const t = await createTestApp();
 const agent = (
-  await adminInject(t.app, 'POST', '/agents', { name: 'Bench Agent', email: 'bench@example.com', timezone: 'America/Chicago' })
+  await adminInject(t.app, 'POST', '/agents', {
+    name: 'Bench Agent',
+    email: 'bench@example.com',
+    timezone: 'America/Chicago',
+  })
 ).json<{ agent_id: string }>();
 await adminInject(t.app, 'PUT', `/agents/${agent.agent_id}/password`, { password: PASSWORD });
-const source = (await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/sources`, { name: 'Vendor' })).json<{
+const source = (
+  await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/sources`, { name: 'Vendor' })
+).json<{
   source_id: string;
 }>();
 const destination = randomUUID();
@@ -72,7 +78,10 @@ const fillSeconds = (performance.now() - started) / 1000;
 
 // Log in as the agent, as a browser would.
 const loginPage = await t.app.inject({ method: 'GET', url: '/console/login' });
-const csrfCookie = [loginPage.headers['set-cookie']].flat().map((c) => (c ?? '').split(';')[0]).join('; ');
+const csrfCookie = [loginPage.headers['set-cookie']]
+  .flat()
+  .map((c) => (c ?? '').split(';')[0])
+  .join('; ');
 const csrf = /name="_csrf" value="([^"]+)"/.exec(loginPage.body)?.[1] ?? '';
 const login = await t.app.inject({
   method: 'POST',
@@ -80,7 +89,10 @@ const login = await t.app.inject({
   headers: { cookie: csrfCookie, 'content-type': 'application/x-www-form-urlencoded' },
   payload: new URLSearchParams({ _csrf: csrf, email: 'bench@example.com', password: PASSWORD }).toString(),
 });
-const session = [login.headers['set-cookie']].flat().find((c) => c?.startsWith('leadgate_session='))?.split(';')[0];
+const session = [login.headers['set-cookie']]
+  .flat()
+  .find((c) => c?.startsWith('leadgate_session='))
+  ?.split(';')[0];
 if (!session) throw new Error(`login failed: ${login.statusCode}`);
 
 const { rows: middle } = await t.db.query<{ lead_id: string }>(
@@ -90,7 +102,8 @@ const { rows: middle } = await t.db.query<{ lead_id: string }>(
 const leadId = middle[0]?.lead_id ?? '';
 // A deep page: the cursor "Older leads" would carry after half the pipeline.
 const first = await t.app.inject({ method: 'GET', url: '/console/leads', headers: { cookie: session } });
-const older = /href="(\/console\/leads\?[^"]*cursor=[^"]+)"/.exec(first.body)?.[1]?.replace(/&amp;/g, '&') ?? '';
+const older =
+  /href="(\/console\/leads\?[^"]*cursor=[^"]+)"/.exec(first.body)?.[1]?.replace(/&amp;/g, '&') ?? '';
 
 const pages: Array<[string, string]> = [
   ['leads, first page', '/console/leads'],
@@ -119,8 +132,16 @@ for (const [label, url] of pages) {
     bytes = res.body.length;
   }
   times.sort((a, b) => a - b);
-  const at = (q: number) => Number((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(1));
-  rows.push({ page: label, status, 'p50 ms': at(0.5), 'p95 ms': at(0.95), 'max ms': at(1), KB: Math.round(bytes / 1024) });
+  const at = (q: number) =>
+    Number((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(1));
+  rows.push({
+    page: label,
+    status,
+    'p50 ms': at(0.5),
+    'p95 ms': at(0.95),
+    'max ms': at(1),
+    KB: Math.round(bytes / 1024),
+  });
 }
 
 process.stdout.write(
