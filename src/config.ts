@@ -81,6 +81,9 @@ export const LIMITS = {
   /** Console logins: this many failures per email or per client address within the window → 429. */
   loginFailuresAllowed: 10,
   loginFailureWindowMs: 15 * 60_000,
+  /** Dial queue: a task marked "no answer" comes back after this long; this many calls close it. */
+  noAnswerRetryMs: 3600_000,
+  noAnswerCallsMax: 3,
   /** A console session lasts this long without a new login. */
   sessionMaxAgeMs: 12 * 3600_000,
   searchMaxLength: 200,

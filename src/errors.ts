@@ -23,6 +23,7 @@ export const ERRORS = {
   UNAUTHORIZED: { status: 401, error: 'Unauthorized' },
   FORBIDDEN: { status: 403, error: 'Forbidden' },
   KEY_NOT_FOUND: { status: 404, error: 'Key not found' },
+  TASK_NOT_FOUND: { status: 404, error: 'Call task not found' },
   EMAIL_TAKEN: { status: 409, error: 'Email already in use' },
   MISSING_AGENT_IDENTIFIER: { status: 400, error: 'Missing agent identifier' },
   INVALID_AGENT_IDENTIFIER: { status: 400, error: 'Invalid agent identifier' },

@@ -22,6 +22,7 @@ interface World {
   delivery_id: string;
   key_id: string;
   key: string;
+  task_id: string;
 }
 
 let t: TestApp;
@@ -63,6 +64,10 @@ async function world(name: string): Promise<World> {
     await adminInject(t.app, 'GET', `/sources/${source.source_id}/samples`),
     200,
   );
+  const queue = await json<{ tasks: Array<{ task_id: string }> }>(
+    await adminInject(t.app, 'GET', `/agents/${agent.agent_id}/dial-queue`),
+    200,
+  );
   const deliveries = await json<{ deliveries: Array<{ delivery_id: string }> }>(
     await adminInject(t.app, 'GET', `/agents/${agent.agent_id}/deliveries`),
     200,
@@ -73,7 +78,8 @@ async function world(name: string): Promise<World> {
   );
   const sample = samples.samples[0];
   const delivery = deliveries.deliveries[0];
-  if (!sample || !delivery) throw new Error('expected a sample and a delivery');
+  const task = queue.tasks[0];
+  if (!sample || !delivery || !task) throw new Error('expected a sample, a delivery and a call task');
   return {
     agent_id: agent.agent_id,
     source_id: source.source_id,
@@ -84,6 +90,7 @@ async function world(name: string): Promise<World> {
     delivery_id: delivery.delivery_id,
     key_id: key.key_id,
     key: key.key,
+    task_id: task.task_id,
   };
 }
 
@@ -96,6 +103,7 @@ const PARAMS: Record<string, { of: (w: World) => string; code: string }> = {
   destination_id: { of: (w) => w.destination_id, code: 'DESTINATION_NOT_FOUND' },
   delivery_id: { of: (w) => w.delivery_id, code: 'DELIVERY_NOT_FOUND' },
   key_id: { of: (w) => w.key_id, code: 'KEY_NOT_FOUND' },
+  task_id: { of: (w) => w.task_id, code: 'TASK_NOT_FOUND' },
 };
 
 /** A body each operation accepts, so a route that forgot the agent's scope would answer 2xx. */
@@ -107,6 +115,7 @@ const BODIES: Record<string, unknown> = {
   setMappingRules: { rules: { zz: 'name' } },
   createDestination: { kind: 'analytics', url: 'http://127.0.0.1:9/planted' },
   setAgentPassword: { password: 'correct horse battery staple' },
+  recordCallOutcome: { outcome: 'no_answer' },
 };
 
 /** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminInject, createTestApp, type TestApp } from './support/app.ts';
+import { ADMIN_KEY, adminInject, createTestApp, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 
 /**
@@ -179,11 +179,22 @@ describe.skipIf(!available)('the agent console in Chromium', () => {
     await shot('agenda');
   });
 
-  it('When the dial queue and deliveries are opened, then they show the work with local times', async () => {
+  it('When the dial queue and deliveries are opened, then they show the work, and a call marked reached leaves the queue with the lead Contacted', async () => {
     await testDispatcher(t.db).runOnce(); // fan-out makes the call tasks (the test app runs no dispatcher)
     await page.goto(`${base}/console/dial-queue`);
     expect(await page.textContent('main')).toContain('Maria Gonzalez');
     await shot('dial-queue');
+    const row = page.locator('tr', { hasText: 'Maria Gonzalez' });
+    await row.locator('select').selectOption('reached');
+    await row.locator('button:has-text("Save")').click();
+    await page.waitForURL('**/console/dial-queue');
+    expect(await page.textContent('main')).not.toContain('Maria Gonzalez');
+    const lead = (await (
+      await fetch(`${base}/v1/admin/agents/${agent.agent_id}/leads?q=maria`, {
+        headers: { authorization: `Bearer ${ADMIN_KEY}` },
+      })
+    ).json()) as { leads: Array<{ status: string }> };
+    expect(lead.leads[0]?.status).toBe('Contacted');
     await page.goto(`${base}/console/deliveries`);
     expect(await page.textContent('h1')).toBe('Deliveries');
     await shot('deliveries');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminInject, createTestApp, type TestApp } from './support/app.ts';
+import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 
 /**

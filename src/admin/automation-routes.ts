@@ -12,7 +12,7 @@ import {
   deleteDestination,
   listDestinations,
 } from '../automations/destination-repository.ts';
-import { listCallTasks } from '../automations/dial-queue.ts';
+import { listCallTasks, recordCallOutcome } from '../automations/dial-queue.ts';
 import { DESTINATION_KINDS, type DestinationKind } from '../automations/payloads.ts';
 import { appError } from '../errors.ts';
 import { OUTBOX_TOPICS } from '../outbox/topics.ts';
@@ -20,12 +20,14 @@ import type { AdminDeps } from './deps.ts';
 import { queryValue, requiredText, requireObjectBody, uuidParam, type JsonBody } from './input.ts';
 import { ownerOf } from './auth.ts';
 import { requireAgent, requireSource } from './lookups.ts';
+import { CALL_OUTCOMES, type CallOutcome } from '../leads/lead-status.ts';
 
 interface Params {
   agent_id?: string;
   source_id?: string;
   destination_id?: string;
   delivery_id?: string;
+  task_id?: string;
 }
 
 /** Outbound destinations of a source, the deliveries made to them, and the agent's dial queue. */
@@ -84,6 +86,24 @@ export function registerAutomationRoutes(app: FastifyInstance, deps: AdminDeps):
   app.get<{ Params: Params }>('/agents/:agent_id/dial-queue', async (request) => {
     const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
     return { tasks: await listCallTasks(deps.db, agent, new Date(), LIMITS.listedRows) };
+  });
+
+  app.post<{ Params: Params }>('/agents/:agent_id/dial-queue/:task_id/outcome', async (request) => {
+    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
+    const taskId = uuidParam(request.params.task_id, 'TASK_NOT_FOUND');
+    const outcome = requireObjectBody(request.body).outcome;
+    if (typeof outcome !== 'string' || !(CALL_OUTCOMES as readonly string[]).includes(outcome)) {
+      throw appError('VALIDATION_ERROR', `outcome must be one of ${CALL_OUTCOMES.join(', ')}`);
+    }
+    const result = await recordCallOutcome(
+      deps.db,
+      agent.agent_id,
+      taskId,
+      outcome as CallOutcome,
+      new Date(),
+    );
+    if (!result) throw appError('TASK_NOT_FOUND', 'No such open call task');
+    return result;
   });
 }
 

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
-import { iso, type Queryable } from '../db/index.ts';
+import { LIMITS } from '../config.ts';
+import { iso, type Database, type Queryable } from '../db/index.ts';
+import { insertHistory } from '../leads/lead-repository.ts';
+import { statusAfterCall, type CallOutcome, type LeadStatus } from '../leads/lead-status.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
 import { leadZone } from './lead-zone.ts';
 import type { LeadFields } from '../ingest/types.ts';
@@ -56,9 +59,9 @@ export async function listCallTasks(
   }>(
     `SELECT t.task_id, t.lead_id, t.status, t.created_at, l.name, l.phone, l.fields
        FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
-      WHERE t.agent_id = $1 AND t.status = 'open'
+      WHERE t.agent_id = $1 AND t.status = 'open' AND (t.not_before IS NULL OR t.not_before <= $3)
       ORDER BY t.created_at, t.task_id LIMIT $2`,
-    [agent.agent_id, limit],
+    [agent.agent_id, limit, now.toISOString()],
   );
   return rows.map((r) => {
     const zone = leadZone({ ...r.fields, ...(r.phone ? { phone: r.phone } : {}) }, agent.timezone);
@@ -73,6 +76,82 @@ export async function listCallTasks(
       timezone: zone,
       local_time: DateTime.fromJSDate(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm"),
       calling_hours_open: nextAllowedInstant(now, zone, contactRule(state)).getTime() === now.getTime(),
+    };
+  });
+}
+
+export interface CallResult {
+  task_id: string;
+  lead_id: string;
+  outcome: CallOutcome;
+  /** open: "no answer" puts the task back in the queue after LIMITS.noAnswerRetryMs. */
+  task_status: 'open' | 'done';
+  calls: number;
+  lead_status: LeadStatus;
+}
+
+/**
+ * The agent's outcome of a call: the task is closed (or, on no answer, back in the queue an hour
+ * later, closed on the third), the lead's status follows `statusAfterCall`, and the lead's history
+ * says what changed. One transaction, the task and the lead locked; null when the agent has no
+ * such open task.
+ */
+export async function recordCallOutcome(
+  db: Database,
+  agentId: string,
+  taskId: string,
+  outcome: CallOutcome,
+  now: Date,
+): Promise<CallResult | null> {
+  return db.withTransaction(async (tx) => {
+    const { rows } = await tx.query<{ lead_id: string; calls: number; status: LeadStatus }>(
+      `SELECT t.lead_id, t.calls, l.status
+         FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
+        WHERE t.agent_id = $1 AND t.task_id = $2 AND t.status = 'open'
+        FOR UPDATE OF t, l`,
+      [agentId, taskId],
+    );
+    const task = rows[0];
+    if (!task) return null;
+    const calls = task.calls + 1;
+    const again = outcome === 'no_answer' && calls < LIMITS.noAnswerCallsMax;
+    await tx.query(
+      `UPDATE dial_tasks SET status = $3, outcome = $4, calls = $5, not_before = $6, done_at = $7
+        WHERE agent_id = $1 AND task_id = $2`,
+      [
+        agentId,
+        taskId,
+        again ? 'open' : 'done',
+        outcome,
+        calls,
+        again ? new Date(now.getTime() + LIMITS.noAnswerRetryMs).toISOString() : null,
+        again ? null : now.toISOString(),
+      ],
+    );
+    const status = statusAfterCall(task.status, outcome);
+    if (status !== task.status) {
+      await tx.query(`UPDATE leads SET status = $3, updated_at = $4 WHERE agent_id = $1 AND lead_id = $2`, [
+        agentId,
+        task.lead_id,
+        status,
+        now.toISOString(),
+      ]);
+    }
+    await insertHistory(tx, {
+      agent_id: agentId,
+      lead_id: task.lead_id,
+      source_id: null,
+      event: 'call_outcome',
+      changes: status !== task.status ? { status: { from: task.status, to: status } } : {},
+      details: { outcome, calls, task_id: taskId },
+    });
+    return {
+      task_id: taskId,
+      lead_id: task.lead_id,
+      outcome,
+      task_status: again ? 'open' : 'done',
+      calls,
+      lead_status: status,
     };
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { queryValue } from '../admin/input.ts';
-import { listCallTasks } from '../automations/dial-queue.ts';
+import { listCallTasks, recordCallOutcome } from '../automations/dial-queue.ts';
+import { CALL_OUTCOMES, type CallOutcome } from '../leads/lead-status.ts';
 import {
   DELIVERY_STATUSES,
   listDeliveries,
@@ -33,10 +34,18 @@ async function recentTexts(db: Queryable, agentId: string, limit: number) {
   return rows.map((r) => ({ ...r, send_at: iso(r.send_at), sent_at: r.sent_at ? iso(r.sent_at) : null }));
 }
 
+const OUTCOME_LABELS: Record<CallOutcome, string> = {
+  reached: 'Reached',
+  no_answer: 'No answer',
+  bad_number: 'Bad number',
+  not_interested: 'Not interested',
+};
+
 export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): void {
   scope.get('/dial-queue', async (request, reply) => {
     const me = await signedIn(deps, request);
     const tasks = await listCallTasks(deps.db, me.agent, new Date(), LIMITS.listedRows);
+    const csrf = csrfToken(reply);
     return consolePage(
       reply,
       me,
@@ -46,7 +55,9 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
         <h1>Dial queue</h1>
         <p>
           Who to call now, oldest first, with the prospect’s local time. Outside calling hours (8:00–21:00
-          there, or the state’s own rule), wait.
+          there, or the state’s own rule), wait. After each call, save its outcome: reached makes a new lead
+          Contacted; no answer brings the call back in an hour (three tries at most); bad number and not
+          interested say so on the lead.
         </p>
         ${
           tasks.length
@@ -59,6 +70,7 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
                       <th scope="col">Their time</th>
                       <th scope="col">Calling hours</th>
                       <th scope="col">Waiting since</th>
+                      <th scope="col">Outcome</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -72,6 +84,22 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
                             ${t.calling_hours_open ? html`<span class="status ok">open: call now</span>` : html`<span class="status bad">closed: wait</span>`}
                           </td>
                           <td>${when(t.created_at, me.agent.timezone)}</td>
+                          <td>
+                            <form
+                              method="post"
+                              action="/console/dial-queue/${t.task_id}/outcome"
+                              class="inline"
+                            >
+                              <input type="hidden" name="_csrf" value="${csrf}" />
+                              <label class="sr-only" for="outcome-${t.task_id}"
+                                >Outcome of the call to ${t.name}</label
+                              >
+                              <select id="outcome-${t.task_id}" name="outcome">
+                                ${CALL_OUTCOMES.map((o) => html`<option value="${o}">${OUTCOME_LABELS[o]}</option>`)}
+                              </select>
+                              <button type="submit">Save</button>
+                            </form>
+                          </td>
                         </tr>`,
                     )}
                   </tbody>
@@ -82,6 +110,24 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
       </main>`,
     );
   });
+
+  scope.post<{ Params: { task_id: string } }>(
+    '/dial-queue/:task_id/outcome',
+    { preHandler: scope.csrfProtection },
+    async (request, reply) => {
+      const me = await signedIn(deps, request);
+      const outcome = (request.body as Record<string, unknown> | undefined)?.outcome;
+      const id = request.params.task_id;
+      if (
+        typeof outcome === 'string' &&
+        (CALL_OUTCOMES as readonly string[]).includes(outcome) &&
+        /^[0-9a-f-]{36}$/i.test(id)
+      ) {
+        await recordCallOutcome(deps.db, me.agent.agent_id, id, outcome as CallOutcome, new Date());
+      }
+      return reply.redirect('/console/dial-queue', 303);
+    },
+  );
 
   scope.get('/deliveries', async (request, reply) => {
     const me = await signedIn(deps, request);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { AgendaEvent, AgendaPlan, AppointmentStatus } from '../appointments/transitions.ts';
-import { statusAfterAgenda, statusOfNewLead, type LeadStatus } from './lead-status.ts';
+import {
+  CALL_OUTCOMES,
+  LEAD_STATUSES,
+  statusAfterAgenda,
+  statusAfterCall,
+  statusAfterResubmit,
+  statusOfNewLead,
+  type CallOutcome,
+  type LeadStatus,
+} from './lead-status.ts';
 
 function plan(subject: AppointmentStatus | null, otherBooked = false): AgendaPlan {
   return { changes: [], subject: subject ? { appointment_id: 'A', status: subject } : null, otherBooked };
@@ -54,4 +63,46 @@ describe('lead status rules', () => {
   ])('When the delivery is %s, then the lead is as the table says', (_label, event, base, p, expected) => {
     expect(statusAfterAgenda(event, base, p)).toBe(expected);
   });
+});
+
+describe('call outcomes and repeat deliveries (docs/admin-api.md, "Call outcomes")', () => {
+  it.each<[LeadStatus, CallOutcome, LeadStatus]>([
+    ['New', 'reached', 'Contacted'],
+    ['Canceled', 'reached', 'Contacted'],
+    ['Scheduled', 'reached', 'Scheduled'],
+    ['Contacted', 'reached', 'Contacted'],
+    ['Not interested', 'reached', 'Not interested'],
+    ['New', 'no_answer', 'New'],
+    ['Scheduled', 'no_answer', 'Scheduled'],
+    ['New', 'bad_number', 'Bad number'],
+    ['Scheduled', 'bad_number', 'Bad number'],
+    ['New', 'not_interested', 'Not interested'],
+    ['Contacted', 'not_interested', 'Not interested'],
+  ])('When a %s lead’s call ends %s, then it is %s', (from, outcome, to) => {
+    expect(statusAfterCall(from, outcome)).toBe(to);
+  });
+
+  it('When a call outcome is marked, then the status is always one of the known statuses and no_answer never changes it', () => {
+    for (const from of LEAD_STATUSES) {
+      for (const outcome of CALL_OUTCOMES) {
+        expect(LEAD_STATUSES).toContain(statusAfterCall(from, outcome));
+      }
+      expect(statusAfterCall(from, 'no_answer')).toBe(from);
+    }
+  });
+
+  it.each<[LeadStatus, LeadStatus]>([
+    ['New', 'New'],
+    ['Scheduled', 'Scheduled'],
+    ['Contacted', 'Contacted'],
+    ['Canceled', 'New'],
+    ['Not interested', 'New'],
+    ['Bad number', 'New'],
+  ])(
+    'When a %s lead is delivered again without an appointment, then it is %s; with one, Scheduled',
+    (from, to) => {
+      expect(statusAfterResubmit(from, false)).toBe(to);
+      expect(statusAfterResubmit(from, true)).toBe('Scheduled');
+    },
+  );
 });

@@ -1,18 +1,54 @@
 import type { AgendaEvent, AgendaPlan } from '../appointments/transitions.ts';
 
-/** The lead statuses, in the order an agent reads them; the database's CHECK holds the same list. */
-export const LEAD_STATUSES = ['New', 'Scheduled', 'Canceled'] as const;
+/**
+ * The lead statuses, in the order an agent reads them; the database's CHECK holds the same list.
+ * The gateway sets New, Scheduled and Canceled; the agent's call outcomes set the other three.
+ */
+export const LEAD_STATUSES = [
+  'New',
+  'Scheduled',
+  'Canceled',
+  'Contacted',
+  'Not interested',
+  'Bad number',
+] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
+
+/** What an agent marks after calling a lead from the dial queue. */
+export const CALL_OUTCOMES = ['reached', 'no_answer', 'bad_number', 'not_interested'] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+
+/**
+ * The lead's status after a call (docs/console.md, "Dial queue outcomes"). Reaching a New or
+ * Canceled lead makes it Contacted; a Scheduled one stays Scheduled (its appointment stands). No
+ * answer changes nothing. A bad number or "not interested" says so whatever the status was.
+ */
+export function statusAfterCall(current: LeadStatus, outcome: CallOutcome): LeadStatus {
+  switch (outcome) {
+    case 'reached':
+      return current === 'New' || current === 'Canceled' ? 'Contacted' : current;
+    case 'no_answer':
+      return current;
+    case 'bad_number':
+      return 'Bad number';
+    case 'not_interested':
+      return 'Not interested';
+  }
+}
 
 /** A new lead: Scheduled with an appointment, New without. The gateway decides, never the sender. */
 export function statusOfNewLead(hasAppointment: boolean): LeadStatus {
   return hasAppointment ? 'Scheduled' : 'New';
 }
 
-/** A repeat delivery: an appointment makes it Scheduled; without one, Canceled returns to New. */
+/**
+ * A repeat delivery: an appointment makes it Scheduled. Without one, Canceled, Not interested and
+ * Bad number return to New (the prospect asked again, or the sender has new details); New,
+ * Scheduled and Contacted stay.
+ */
 export function statusAfterResubmit(current: LeadStatus, hasAppointment: boolean): LeadStatus {
   if (hasAppointment) return 'Scheduled';
-  return current === 'Canceled' ? 'New' : current;
+  return current === 'Canceled' || current === 'Not interested' || current === 'Bad number' ? 'New' : current;
 }
 
 /**

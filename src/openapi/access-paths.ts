@@ -1,8 +1,9 @@
 import { LIMITS } from '../config.ts';
+import { CALL_OUTCOMES, LEAD_STATUSES } from '../leads/lead-status.ts';
 import { ADMIN_PREFIX, adminOperation, AGENT, BODY, ok } from './paths.ts';
 import { list, type Json } from './json-schema.ts';
 
-/** Agent-scoped access: console passwords and agent API keys. */
+/** Agent-scoped access (console passwords, agent API keys) and the dial queue's call outcomes. */
 export function buildAccessPaths(): Record<string, Json> {
   const a = ADMIN_PREFIX;
   return {
@@ -24,6 +25,14 @@ export function buildAccessPaths(): Record<string, Json> {
         parameters: ['AgentId'],
         responses: ok('The keys.', 'AgentKeyList'),
         errors: AGENT,
+      }),
+    },
+    [`${a}/agents/{agent_id}/dial-queue/{task_id}/outcome`]: {
+      post: adminOperation('recordCallOutcome', 'Mark a call task’s outcome; the lead’s status follows', {
+        parameters: ['AgentId', 'TaskId'],
+        body: 'CallOutcomeRequest',
+        responses: ok('What came of it.', 'CallOutcomeResult'),
+        errors: [...AGENT, 'TASK_NOT_FOUND', ...BODY],
       }),
     },
     [`${a}/agents/{agent_id}/keys/{key_id}`]: {
@@ -74,5 +83,26 @@ export function buildAccessSchemas(): Record<string, Json> {
       },
     },
     AgentKeyList: list('keys', 'AgentKey'),
+    CallOutcomeRequest: {
+      type: 'object',
+      required: ['outcome'],
+      properties: { outcome: { type: 'string', enum: [...CALL_OUTCOMES] } },
+    },
+    CallOutcomeResult: {
+      type: 'object',
+      required: ['task_id', 'lead_id', 'outcome', 'task_status', 'calls', 'lead_status'],
+      properties: {
+        task_id: { type: 'string', format: 'uuid' },
+        lead_id: { type: 'string', format: 'uuid' },
+        outcome: { type: 'string', enum: [...CALL_OUTCOMES] },
+        task_status: {
+          type: 'string',
+          enum: ['open', 'done'],
+          description: '`open`: no answer, back in the queue in an hour (the third no-answer closes it).',
+        },
+        calls: { type: 'integer', minimum: 1 },
+        lead_status: { type: 'string', enum: [...LEAD_STATUSES] },
+      },
+    },
   };
 }

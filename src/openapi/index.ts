@@ -86,6 +86,7 @@ const parameters: Record<string, Json> = {
     'path',
     'The destination. Not a UUID or unknown: 404 DESTINATION_NOT_FOUND.',
   ),
+  TaskId: uuidIn('task_id', 'path', 'An open call task. Not a UUID, unknown or done: 404 TASK_NOT_FOUND.'),
   KeyId: uuidIn('key_id', 'path', 'An agent API key. Not a UUID or unknown: 404 KEY_NOT_FOUND.'),
   DeliveryId: uuidIn('delivery_id', 'path', 'The delivery. Not a UUID or unknown: 404 DELIVERY_NOT_FOUND.'),
   DeliveryStatus: query('status', 'Only deliveries in this status.', {
