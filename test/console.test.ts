@@ -219,6 +219,15 @@ describe('one agent never sees another’s', () => {
     expect((await deliver(t.app, bob.token, { name: 'Still Bob’s', phone: '3125550143' })).statusCode).toBe(
       200,
     );
+    await testDispatcher(t.db).runOnce();
+    const queue = async () =>
+      (await adminInject(t.app, 'GET', `/agents/${bob.agent_id}/dial-queue`))
+        .json<{ tasks: Array<{ task_id: string }> }>()
+        .tasks.map((x) => x.task_id);
+    const task = (await queue())[0] ?? '';
+    expect(task).not.toBe('');
+    await b.post(`/console/dial-queue/${task}/outcome`, { _csrf: csrf, outcome: 'not_interested' });
+    expect(await queue()).toContain(task);
   });
 });
 
