@@ -174,6 +174,24 @@ describe('console sessions', () => {
     expect((await b.login(alice.email, PASSWORD)).statusCode).toBe(429);
   });
 
+  it('When agents have logged in and out, then no password, session id or CSRF token was written to the log', async () => {
+    const b = new Browser('10.0.2.1');
+    await b.login(alice.email, PASSWORD);
+    const session = b.cookies.get('leadgate_session') ?? '';
+    expect(session).not.toBe('');
+    const log = t.logs.join('');
+    expect(log).not.toContain(PASSWORD);
+    expect(log).not.toContain(decodeURIComponent(session).split('.')[0]);
+    expect(log).not.toContain('_csrf=');
+  });
+
+  it('When a console path does not exist, then a page says so in words', async () => {
+    const res = await new Browser().get('/console/nowhere');
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.body).toContain('There is no such page in the console.');
+  });
+
   it('When a login fails, then the page says so in words and reveals nothing about the email', async () => {
     const unknown = await new Browser('10.0.1.1').login('nobody@example.com', 'whatever it is');
     const wrong = await new Browser('10.0.1.2').login(alice.email, 'whatever it is');

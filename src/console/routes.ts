@@ -59,6 +59,22 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
       );
   });
 
+  scope.setNotFoundHandler(async (_request, reply) =>
+    reply
+      .code(404)
+      .type('text/html')
+      .send(
+        page(
+          'Not found',
+          html`<main class="narrow">
+            <h1>Not found</h1>
+            <p>There is no such page in the console.</p>
+            <p><a href="/console/leads">Back to your leads</a></p>
+          </main>`,
+        ),
+      ),
+  );
+
   scope.get<{ Params: { name: string } }>('/assets/:name', async (request, reply) => {
     const asset = ASSETS[request.params.name];
     if (!asset) return reply.code(404).type('text/plain').send('Not found');
