@@ -3,6 +3,7 @@ import { getLeadDetail, type HistoryView } from '../leads/lead-queries.ts';
 import { LEAD_FIELDS } from '../ingest/fields.ts';
 import { listSources } from '../sources/source-repository.ts';
 import { appError } from '../errors.ts';
+import { fieldList } from './components.ts';
 import { html, jsonBlock } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { label, show, when } from './format.ts';
@@ -76,25 +77,13 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
         </p>
         <section aria-labelledby="fields-h">
           <h2 id="fields-h">Fields</h2>
-          <dl class="fields">
-            ${fields.map(
-              (f) =>
-                html`<dt>${label(f)}</dt>
-                  <dd>${show(lead[f])}</dd>`,
-            )}
-          </dl>
+          ${fieldList(fields.map((f) => [label(f), show(lead[f])] as const))}
         </section>
         <section aria-labelledby="custom-h">
           <h2 id="custom-h">Custom fields</h2>
           ${
             custom.length
-              ? html`<dl class="fields">
-                  ${custom.map(
-                    ([k, v]) =>
-                      html`<dt>${k}</dt>
-                        <dd>${show(v)}</dd>`,
-                  )}
-                </dl>`
+              ? fieldList(custom.map(([k, v]) => [k, show(v)] as const))
               : html`<p class="empty">None: every field the sender sent had a place.</p>`
           }
         </section>

@@ -5,10 +5,14 @@ import { LEAD_CATEGORY_SYNONYMS } from '../ingest/tables/synonyms.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { encodeLeadCursor, listLeads, type LeadView } from '../leads/lead-queries.ts';
 import { listSources } from '../sources/source-repository.ts';
+import { dataTable, options } from './components.ts';
 import { html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { when } from './format.ts';
 import { consolePage, signedIn } from './context.ts';
+
+/** How the first page follows new leads: htmx asks for its rows again every 2 s. */
+const POLL = 'every 2s';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -64,6 +68,7 @@ export function registerLeadsPages(scope: FastifyInstance, deps: ConsoleDeps): v
     ]);
     const names = new Map(sources.map((s) => [s.source_id, s.name]));
     const q = (k: string) => queryValue(request.query, k) ?? '';
+    const status = LEAD_STATUSES.find((s) => s.toLowerCase() === q('status').toLowerCase());
     const firstPage = !q('cursor');
     const live = new URLSearchParams(
       Object.entries({ status: q('status'), source: q('source'), category: q('category'), q: q('q') }).filter(
@@ -73,6 +78,7 @@ export function registerLeadsPages(scope: FastifyInstance, deps: ConsoleDeps): v
     const next = page.next_cursor
       ? `/console/leads?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(live)), cursor: encodeLeadCursor(page.next_cursor) }).toString()}`
       : null;
+    const pollUrl = `/console/leads/rows${live ? `?${live}` : ''}`;
     const anyLeads = page.leads.length > 0 || !!live || !firstPage;
     return consolePage(
       reply,
@@ -101,64 +107,36 @@ curl -X POST ${deps.publicBaseUrl}/inbound-lead-gateway -H 'content-type: applic
           <label
             >Status
             <select name="status">
-              <option value="">Any</option>
-              ${LEAD_STATUSES.map(
-                (s) =>
-                  html`<option${q('status').toLowerCase() === s.toLowerCase() ? html` selected` : ''}>${s}</option>`,
-              )}
+              ${options(LEAD_STATUSES, status)}
             </select></label
           >
           <label
             >Source
             <select name="source">
-              <option value="">Any</option>
-              ${sources.map(
-                (s) =>
-                  html`<option value="${s.source_id}" ${q('source') === s.source_id ? html` selected` : ''}>
-                    ${s.name}
-                  </option>`,
+              ${options(
+                sources.map((s) => [s.source_id, s.name] as const),
+                q('source'),
               )}
             </select></label
           >
           <label
             >Category
             <select name="category">
-              <option value="">Any</option>
-              ${Object.keys(LEAD_CATEGORY_SYNONYMS).map(
-                (c) => html`<option${q('category') === c ? html` selected` : ''}>${c}</option>`,
-              )}
+              ${options(Object.keys(LEAD_CATEGORY_SYNONYMS), q('category'))}
             </select></label
           >
           <button type="submit">Filter</button>
         </form>
-        <div class="table-wrap">
-          <table>
-            <caption class="sr-only">
-              Leads, newest first${firstPage ? ', updated live' : ''}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Phone</th>
-                <th scope="col">Email</th>
-                <th scope="col">Status</th>
-                <th scope="col">Source</th>
-                <th scope="col">Received (${me.agent.timezone})</th>
-              </tr>
-            </thead>
-            <tbody
-              id="lead-rows"
-              ${
-                firstPage
-                  ? html` hx-get="/console/leads/rows${live ? `?${live}` : ''}" hx-trigger="every 2s"
-                    hx-swap="innerHTML"`
-                  : ''
-              }
-            >
-              ${rows(page.leads, me.agent.timezone, names)}
-            </tbody>
-          </table>
-        </div>
+        ${dataTable(
+          ['Name', 'Phone', 'Email', 'Status', 'Source', `Received (${me.agent.timezone})`],
+          rows(page.leads, me.agent.timezone, names),
+          {
+            caption: `Leads, newest first${firstPage ? ', updated live' : ''}`,
+            body: firstPage
+              ? html` id="lead-rows" hx-get="${pollUrl}" hx-trigger="${POLL}" hx-swap="innerHTML"`
+              : html` id="lead-rows"`,
+          },
+        )}
         <nav class="pager" aria-label="Pages">
           ${firstPage ? '' : html`<a href="/console/leads${live ? `?${live}` : ''}">Newest</a>`}
           ${next ? html`<a href="${next}">Older leads →</a>` : ''}

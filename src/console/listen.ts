@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { queryValue } from '../admin/input.ts';
 import { listSamples, type SampleView } from '../listen/listen-sample-repository.ts';
 import { listSources } from '../sources/source-repository.ts';
+import { fieldList } from './components.ts';
 import { html, jsonBlock } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { label, show, when } from './format.ts';
@@ -59,13 +60,7 @@ function sample(s: SampleView, zone: string) {
       </section>
       <section>
         <h3>Mapped lead</h3>
-        <dl class="fields">
-          ${fields.map(
-            ([k, v]) =>
-              html`<dt>${label(k)}</dt>
-                <dd>${show(v)}</dd>`,
-          )}
-        </dl>
+        ${fieldList(fields.map(([k, v]) => [label(k), show(v)] as const))}
         <p>
           Time zone: <strong>${show(mapped.inferred_timezone)}</strong> (from ${show(mapped.timezone_source)})
         </p>
@@ -74,13 +69,7 @@ function sample(s: SampleView, zone: string) {
     <h3>Custom fields</h3>
     ${
       custom.length
-        ? html`<dl class="fields">
-            ${custom.map(
-              ([k, v]) =>
-                html`<dt>${k}</dt>
-                  <dd>${show(v)}</dd>`,
-            )}
-          </dl>`
+        ? fieldList(custom.map(([k, v]) => [k, show(v)] as const))
         : html`<p class="empty">None.</p>`
     }
     <h3>Warnings</h3>

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireSource } from '../admin/lookups.ts';
 import { checkDestinationUrl } from '../automations/destination-address.ts';
 import {
@@ -13,6 +13,7 @@ import {
   listSources,
   regenerateSourceToken,
   updateSource,
+  type SourceRow,
 } from '../sources/source-repository.ts';
 import { html, type Html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
@@ -157,6 +158,21 @@ async function sourcesPage(
 
 export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): void {
   const post = scope.csrfProtection;
+  /** A form posted about one of the agent's sources: CSRF checked, the agent and the source loaded. */
+  const onSource = (
+    path: string,
+    handle: (
+      me: SignedIn,
+      source: SourceRow,
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ) => Promise<unknown>,
+  ) =>
+    scope.post<{ Params: { source_id: string } }>(path, { preHandler: post }, async (request, reply) => {
+      const me = await signedIn(deps, request);
+      const source = await requireSource(deps.db, request.params.source_id, me.agent.agent_id);
+      return handle(me, source, request, reply);
+    });
   scope.get('/sources', async (request, reply) => sourcesPage(deps, reply, await signedIn(deps, request)));
 
   scope.post('/sources', { preHandler: post }, async (request, reply) => {
@@ -174,98 +190,63 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
     return sourcesPage(deps, reply, me, tokenNotice(deps, source.name, token, 'created'));
   });
 
-  scope.post<{ Params: { source_id: string } }>(
-    '/sources/:source_id/regenerate',
-    { preHandler: post },
-    async (request, reply) => {
-      const me = await signedIn(deps, request);
-      const source = await requireSource(deps.db, request.params.source_id, me.agent.agent_id);
-      const regenerated = await regenerateSourceToken(deps.db, source.source_id);
-      if (!regenerated)
-        return sourcesPage(
-          deps,
-          reply,
-          me,
-          html`<p class="error" role="alert">That source is gone.</p>`,
-          404,
-        );
-      return sourcesPage(
-        deps,
-        reply,
-        me,
-        tokenNotice(
-          deps,
-          source.name,
-          regenerated.token,
-          'regenerated: the old token is refused from now on',
-        ),
-      );
-    },
-  );
+  onSource('/sources/:source_id/regenerate', async (me, source, request, reply) => {
+    const regenerated = await regenerateSourceToken(deps.db, source.source_id);
+    if (!regenerated)
+      return sourcesPage(deps, reply, me, html`<p class="error" role="alert">That source is gone.</p>`, 404);
+    return sourcesPage(
+      deps,
+      reply,
+      me,
+      tokenNotice(deps, source.name, regenerated.token, 'regenerated: the old token is refused from now on'),
+    );
+  });
 
-  scope.post<{ Params: { source_id: string } }>(
-    '/sources/:source_id/active',
-    { preHandler: post },
-    async (request, reply) => {
-      const me = await signedIn(deps, request);
-      const source = await requireSource(deps.db, request.params.source_id, me.agent.agent_id);
-      const active = text(request.body, 'active') === 'true';
-      await updateSource(deps.db, source.source_id, { active });
-      return reply.redirect('/console/sources', 303);
-    },
-  );
+  onSource('/sources/:source_id/active', async (me, source, request, reply) => {
+    const active = text(request.body, 'active') === 'true';
+    await updateSource(deps.db, source.source_id, { active });
+    return reply.redirect('/console/sources', 303);
+  });
 
-  scope.post<{ Params: { source_id: string } }>(
-    '/sources/:source_id/signing-key',
-    { preHandler: post },
-    async (request, reply) => {
-      const me = await signedIn(deps, request);
-      const source = await requireSource(deps.db, request.params.source_id, me.agent.agent_id);
-      const key = text(request.body, 'signing_key');
-      if (text(request.body, 'remove') === '1')
-        await updateSource(deps.db, source.source_id, { signing_key: null });
-      else if (key)
-        await updateSource(deps.db, source.source_id, {
-          signing_key: key.slice(0, LIMITS.signingKeyMaxLength),
-        });
-      return reply.redirect('/console/sources', 303);
-    },
-  );
-
-  scope.post<{ Params: { source_id: string } }>(
-    '/sources/:source_id/destinations',
-    { preHandler: post },
-    async (request, reply) => {
-      const me = await signedIn(deps, request);
-      const source = await requireSource(deps.db, request.params.source_id, me.agent.agent_id);
-      const kind = text(request.body, 'kind') as DestinationKind;
-      const url = text(request.body, 'url').slice(0, LIMITS.destinationUrlMaxLength);
-      const check = await checkDestinationUrl(url, deps.allowPrivateDestinations ?? false);
-      if (!DESTINATION_KINDS.includes(kind) || !check.ok) {
-        const why = check.ok ? 'Pick a kind.' : `That URL cannot be used: ${check.reason}.`;
-        return sourcesPage(deps, reply, me, html`<p class="error" role="alert">${why}</p>`, 400);
-      }
-      const { destination, secret } = await createDestination(deps.db, {
-        agent_id: me.agent.agent_id,
-        source_id: source.source_id,
-        kind,
-        url,
-        events: null,
+  onSource('/sources/:source_id/signing-key', async (me, source, request, reply) => {
+    const key = text(request.body, 'signing_key');
+    if (text(request.body, 'remove') === '1')
+      await updateSource(deps.db, source.source_id, { signing_key: null });
+    else if (key)
+      await updateSource(deps.db, source.source_id, {
+        signing_key: key.slice(0, LIMITS.signingKeyMaxLength),
       });
-      return sourcesPage(
-        deps,
-        reply,
-        me,
-        html`<section class="notice" role="status">
-          <p>
-            Destination added: ${destination.url}. Its signing secret is shown once; the receiver verifies
-            each request with it (Standard Webhooks).
-          </p>
-          ${copyable('new-secret', 'Signing secret', secret)}
-        </section>`,
-      );
-    },
-  );
+    return reply.redirect('/console/sources', 303);
+  });
+
+  onSource('/sources/:source_id/destinations', async (me, source, request, reply) => {
+    const kind = text(request.body, 'kind') as DestinationKind;
+    const url = text(request.body, 'url').slice(0, LIMITS.destinationUrlMaxLength);
+    const check = await checkDestinationUrl(url, deps.allowPrivateDestinations ?? false);
+    if (!DESTINATION_KINDS.includes(kind) || !check.ok) {
+      const why = check.ok ? 'Pick a kind.' : `That URL cannot be used: ${check.reason}.`;
+      return sourcesPage(deps, reply, me, html`<p class="error" role="alert">${why}</p>`, 400);
+    }
+    const { destination, secret } = await createDestination(deps.db, {
+      agent_id: me.agent.agent_id,
+      source_id: source.source_id,
+      kind,
+      url,
+      events: null,
+    });
+    return sourcesPage(
+      deps,
+      reply,
+      me,
+      html`<section class="notice" role="status">
+        <p>
+          Destination added: ${destination.url}. Its signing secret is shown once; the receiver verifies each
+          request with it (Standard Webhooks).
+        </p>
+        ${copyable('new-secret', 'Signing secret', secret)}
+      </section>`,
+    );
+  });
 
   scope.post<{ Params: { destination_id: string } }>(
     '/destinations/:destination_id/remove',

@@ -11,6 +11,7 @@ import {
 import { LIMITS } from '../config.ts';
 import type { Queryable } from '../db/index.ts';
 import { iso } from '../db/index.ts';
+import { dataTable, options } from './components.ts';
 import { html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { when } from './format.ts';
@@ -61,50 +62,33 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
         </p>
         ${
           tasks.length
-            ? html`<div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Lead</th>
-                      <th scope="col">Phone</th>
-                      <th scope="col">Their time</th>
-                      <th scope="col">Calling hours</th>
-                      <th scope="col">Waiting since</th>
-                      <th scope="col">Outcome</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${tasks.map(
-                      (t) =>
-                        html`<tr>
-                          <td><a href="/console/leads/${t.lead_id}">${t.name}</a></td>
-                          <td>${t.phone ? html`<a href="tel:+1${t.phone}">${t.phone}</a>` : '—'}</td>
-                          <td>${t.local_time.slice(11)} (${t.timezone})</td>
-                          <td>
-                            ${t.calling_hours_open ? html`<span class="status ok">open: call now</span>` : html`<span class="status bad">closed: wait</span>`}
-                          </td>
-                          <td>${when(t.created_at, me.agent.timezone)}</td>
-                          <td>
-                            <form
-                              method="post"
-                              action="/console/dial-queue/${t.task_id}/outcome"
-                              class="inline"
-                            >
-                              <input type="hidden" name="_csrf" value="${csrf}" />
-                              <label class="sr-only" for="outcome-${t.task_id}"
-                                >Outcome of the call to ${t.name}</label
-                              >
-                              <select id="outcome-${t.task_id}" name="outcome">
-                                ${CALL_OUTCOMES.map((o) => html`<option value="${o}">${OUTCOME_LABELS[o]}</option>`)}
-                              </select>
-                              <button type="submit">Save</button>
-                            </form>
-                          </td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
+            ? dataTable(
+                ['Lead', 'Phone', 'Their time', 'Calling hours', 'Waiting since', 'Outcome'],
+                tasks.map(
+                  (t) =>
+                    html`<tr>
+                      <td><a href="/console/leads/${t.lead_id}">${t.name}</a></td>
+                      <td>${t.phone ? html`<a href="tel:+1${t.phone}">${t.phone}</a>` : '—'}</td>
+                      <td>${t.local_time.slice(11)} (${t.timezone})</td>
+                      <td>
+                        ${t.calling_hours_open ? html`<span class="status ok">open: call now</span>` : html`<span class="status bad">closed: wait</span>`}
+                      </td>
+                      <td>${when(t.created_at, me.agent.timezone)}</td>
+                      <td>
+                        <form method="post" action="/console/dial-queue/${t.task_id}/outcome" class="inline">
+                          <input type="hidden" name="_csrf" value="${csrf}" />
+                          <label class="sr-only" for="outcome-${t.task_id}"
+                            >Outcome of the call to ${t.name}</label
+                          >
+                          <select id="outcome-${t.task_id}" name="outcome">
+                            ${CALL_OUTCOMES.map((o) => html`<option value="${o}">${OUTCOME_LABELS[o]}</option>`)}
+                          </select>
+                          <button type="submit">Save</button>
+                        </form>
+                      </td>
+                    </tr>`,
+                ),
+              )
             : html`<p class="empty">Nobody to call: every new lead with a phone lands here.</p>`
         }
       </main>`,
@@ -156,10 +140,7 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
           <label
             >Status
             <select name="status">
-              <option value="">Any</option>
-              ${DELIVERY_STATUSES.map(
-                (s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`,
-              )}
+              ${options(DELIVERY_STATUSES, status)}
             </select></label
           >
           <button type="submit">Filter</button>
@@ -168,58 +149,52 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
         <h2>Webhooks</h2>
         ${
           deliveries.length
-            ? html`<div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Event</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">HTTP</th>
-                      <th scope="col">Error</th>
-                      <th scope="col">Attempts</th>
-                      <th scope="col">Next retry</th>
-                      <th scope="col">Created</th>
-                      <th scope="col"><span class="sr-only">Action</span></th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${deliveries.map(
-                      (d) =>
-                        html`<tr>
-                          <td>
-                            ${d.lead_id ? html`<a href="/console/leads/${d.lead_id}">${d.topic}</a>` : d.topic}
-                          </td>
-                          <td>
-                            <span
-                              class="status${d.status === 'dead' ? ' bad' : d.status === 'delivered' ? ' ok' : ''}"
-                              >${d.status}</span
-                            >
-                          </td>
-                          <td>${d.last_status ?? '—'}</td>
-                          <td>${d.last_error ?? '—'}</td>
-                          <td>${d.attempts}</td>
-                          <td>${d.next_attempt_at ? when(d.next_attempt_at, zone) : '—'}</td>
-                          <td>${when(d.created_at, zone)}</td>
-                          <td>
-                            ${
-                              d.status === 'sending'
-                                ? ''
-                                : html`<form
-                                    method="post"
-                                    action="/console/deliveries/${d.delivery_id}/retry"
-                                    class="inline"
-                                  >
-                                    <input type="hidden" name="_csrf" value="${csrf}" /><button type="submit">
-                                      Retry now
-                                    </button>
-                                  </form>`
-                            }
-                          </td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
+            ? dataTable(
+                [
+                  'Event',
+                  'Status',
+                  'HTTP',
+                  'Error',
+                  'Attempts',
+                  'Next retry',
+                  'Created',
+                  html`<span class="sr-only">Action</span>`,
+                ],
+                deliveries.map(
+                  (d) =>
+                    html`<tr>
+                      <td>
+                        ${d.lead_id ? html`<a href="/console/leads/${d.lead_id}">${d.topic}</a>` : d.topic}
+                      </td>
+                      <td>
+                        <span
+                          class="status${d.status === 'dead' ? ' bad' : d.status === 'delivered' ? ' ok' : ''}"
+                          >${d.status}</span
+                        >
+                      </td>
+                      <td>${d.last_status ?? '—'}</td>
+                      <td>${d.last_error ?? '—'}</td>
+                      <td>${d.attempts}</td>
+                      <td>${d.next_attempt_at ? when(d.next_attempt_at, zone) : '—'}</td>
+                      <td>${when(d.created_at, zone)}</td>
+                      <td>
+                        ${
+                          d.status === 'sending'
+                            ? ''
+                            : html`<form
+                                method="post"
+                                action="/console/deliveries/${d.delivery_id}/retry"
+                                class="inline"
+                              >
+                                <input type="hidden" name="_csrf" value="${csrf}" /><button type="submit">
+                                  Retry now
+                                </button>
+                              </form>`
+                        }
+                      </td>
+                    </tr>`,
+                ),
+              )
             : html`<p class="empty">
                 No webhook deliveries${status ? ` with status ${status}` : ''}. Add a destination in
                 <a href="/console/sources">Sources</a> to send new leads to your CRM.
@@ -228,31 +203,19 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
         <h2>Texts</h2>
         ${
           texts.length
-            ? html`<div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">To</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Error</th>
-                      <th scope="col">Attempts</th>
-                      <th scope="col">Due or sent</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${texts.map(
-                      (t) =>
-                        html`<tr>
-                          <td><a href="/console/leads/${t.lead_id}">${t.to_phone}</a></td>
-                          <td>${t.status}</td>
-                          <td>${t.error ?? '—'}</td>
-                          <td>${t.attempts}</td>
-                          <td>${when(t.sent_at ?? t.send_at, zone)}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>
-              </div>`
+            ? dataTable(
+                ['To', 'Status', 'Error', 'Attempts', 'Due or sent'],
+                texts.map(
+                  (t) =>
+                    html`<tr>
+                      <td><a href="/console/leads/${t.lead_id}">${t.to_phone}</a></td>
+                      <td>${t.status}</td>
+                      <td>${t.error ?? '—'}</td>
+                      <td>${t.attempts}</td>
+                      <td>${when(t.sent_at ?? t.send_at, zone)}</td>
+                    </tr>`,
+                ),
+              )
             : html`<p class="empty">No texts yet: leads who consent to texts get the first one here.</p>`
         }
       </main>`,
