@@ -249,6 +249,43 @@ describe('one agent never sees another’s', () => {
   });
 });
 
+describe('deliveries page', () => {
+  it('When a text failed for good, then the agent can send it again from the console; another agent cannot', async () => {
+    const lead = (
+      await deliver(t.app, alice.token, { name: 'Text Me', phone: '3125550177', sms_consent: true })
+    ).json<{ lead_id: string }>();
+    await testDispatcher(t.db, undefined, { now: () => new Date('2027-01-15T18:00:00Z') }).runOnce();
+    const { rows } = await t.db.query<{ sms_id: string }>(
+      `UPDATE sms_messages SET status = 'failed', attempts = 3, error = 'provider down'
+        WHERE agent_id = $1 AND lead_id = $2 RETURNING sms_id`,
+      [alice.agent_id, lead.lead_id],
+    );
+    const smsId = rows[0]?.sms_id ?? '';
+    expect(smsId).not.toBe('');
+    const row = async () =>
+      (
+        await t.db.query<{ status: string; attempts: number }>(
+          'SELECT status, attempts FROM sms_messages WHERE sms_id = $1',
+          [smsId],
+        )
+      ).rows[0];
+
+    const bobs = new Browser();
+    await bobs.login(bob.email, PASSWORD);
+    await bobs.post(`/console/texts/${smsId}/retry`, { _csrf: await bobs.csrf('/console/deliveries') });
+    expect(await row()).toMatchObject({ status: 'failed' });
+
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    const page = await b.get('/console/deliveries');
+    expect(page.body).toContain(`/console/texts/${smsId}/retry`);
+    expect(page.body).toContain('provider down');
+    const res = await b.post(`/console/texts/${smsId}/retry`, { _csrf: await b.csrf('/console/deliveries') });
+    expect(res.statusCode).toBe(303);
+    expect(await row()).toMatchObject({ status: 'scheduled', attempts: 0 });
+  });
+});
+
 describe('pages', () => {
   it('When the leads list is filtered by status, source and category, or searched by name, phone or email, then only the matching leads show', async () => {
     const agent = await agentWithLogin('Frank');
@@ -327,7 +364,7 @@ describe('pages', () => {
       expect(res.statusCode, path).toBe(200);
       expect(res.body).toContain('times in America/Chicago');
       // Every visible input is labelled: wrapped in a <label>, or named by a label's for=.
-      const ids = new Set([...res.body.matchAll(/<label for="([^"]+)"/g)].map((m) => m[1]));
+      const ids = new Set([...res.body.matchAll(/<label\b[^>]*\bfor="([^"]+)"/g)].map((m) => m[1]));
       const html = res.body.replace(/<label[^>]*>[\s\S]*?<\/label\s*>/g, '');
       for (const input of html.matchAll(/<(input|select)\b[^>]*>/g)) {
         const tag = input[0];

@@ -179,3 +179,17 @@ export async function recordSentText(
 ): Promise<void> {
   await db.query(SENT_TEXT, [...finishValues(t, { status: 'sent', ...sent }), ...historyRow(history)]);
 }
+
+/**
+ * A failed text (its tries used up, never sent) goes back to the queue now, with fresh tries. The
+ * sender asks again about opt-outs and calling hours before sending it. False when the agent has
+ * no such failed text.
+ */
+export async function retryText(db: Queryable, agentId: string, smsId: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE sms_messages SET status = 'scheduled', attempts = 0, send_at = now(), lease_until = NULL
+      WHERE agent_id = $1 AND sms_id = $2 AND status = 'failed'`,
+    [agentId, smsId],
+  );
+  return rowCount > 0;
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { queryValue } from '../admin/input.ts';
 import { listCallTasks, recordCallOutcome } from '../automations/dial-queue.ts';
+import { retryText } from '../automations/sms-repository.ts';
 import { CALL_OUTCOMES, type CallOutcome } from '../leads/lead-status.ts';
 import {
   DELIVERY_STATUSES,
@@ -20,6 +21,7 @@ import { consolePage, csrfToken, signedIn } from './context.ts';
 /** The agent's newest texts, whatever became of them. */
 async function recentTexts(db: Queryable, agentId: string, limit: number) {
   const { rows } = await db.query<{
+    sms_id: string;
     lead_id: string;
     to_phone: string;
     status: string;
@@ -28,7 +30,7 @@ async function recentTexts(db: Queryable, agentId: string, limit: number) {
     send_at: Date;
     sent_at: Date | null;
   }>(
-    `SELECT lead_id, to_phone, status, attempts, error, send_at, sent_at FROM sms_messages
+    `SELECT sms_id, lead_id, to_phone, status, attempts, error, send_at, sent_at FROM sms_messages
       WHERE agent_id = $1 ORDER BY created_at DESC LIMIT $2`,
     [agentId, limit],
   );
@@ -204,7 +206,14 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
         ${
           texts.length
             ? dataTable(
-                ['To', 'Status', 'Error', 'Attempts', 'Due or sent'],
+                [
+                  'To',
+                  'Status',
+                  'Error',
+                  'Attempts',
+                  'Due or sent',
+                  html`<span class="sr-only">Action</span>`,
+                ],
                 texts.map(
                   (t) =>
                     html`<tr>
@@ -213,6 +222,21 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
                       <td>${t.error ?? '—'}</td>
                       <td>${t.attempts}</td>
                       <td>${when(t.sent_at ?? t.send_at, zone)}</td>
+                      <td>
+                        ${
+                          t.status === 'failed'
+                            ? html`<form
+                                method="post"
+                                action="/console/texts/${t.sms_id}/retry"
+                                class="inline"
+                              >
+                                <input type="hidden" name="_csrf" value="${csrf}" /><button type="submit">
+                                  Retry now
+                                </button>
+                              </form>`
+                            : ''
+                        }
+                      </td>
                     </tr>`,
                 ),
               )
@@ -221,6 +245,17 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
       </main>`,
     );
   });
+
+  scope.post<{ Params: { sms_id: string } }>(
+    '/texts/:sms_id/retry',
+    { preHandler: scope.csrfProtection },
+    async (request, reply) => {
+      const me = await signedIn(deps, request);
+      const id = request.params.sms_id;
+      if (/^[0-9a-f-]{36}$/i.test(id)) await retryText(deps.db, me.agent.agent_id, id);
+      return reply.redirect('/console/deliveries', 303);
+    },
+  );
 
   scope.post<{ Params: { delivery_id: string } }>(
     '/deliveries/:delivery_id/retry',
