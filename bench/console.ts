@@ -112,6 +112,7 @@ const pages: Array<[string, string]> = [
   ['leads, status=Scheduled', '/console/leads?status=Scheduled'],
   ['leads, category=medicare', '/console/leads?category=medicare'],
   ['leads, search a name (ILIKE)', '/console/leads?q=okafor'],
+  ['leads, search nobody matches', '/console/leads?q=zzyzx'],
   ['leads, search a phone', '/console/leads?q=(200)%20004-2042'],
   ['lead page', `/console/leads/${leadId}`],
   ['agenda, week', '/console/agenda?view=week'],
