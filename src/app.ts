@@ -28,6 +28,8 @@ export interface AppDeps extends GatewayDeps, AdminDeps {
   sms?: AutomationConfig['sms'];
   /** The process's metrics (the server shares them with its dispatcher); created when absent. */
   metrics?: Metrics;
+  /** `TRUST_PROXY`: true (any), or the proxies' addresses and CIDRs; absent: none. */
+  trustProxy?: boolean | string;
   /** Signs the console's cookies (`SESSION_SECRET`); absent: the one kept in the database. */
   sessionSecret?: string;
 }
@@ -43,7 +45,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     exposeHeadRoutes: false,
     return503OnClosing: false, // answered by installAvailability, in the error shape
     forceCloseConnections: 'idle',
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the proxies the operator names (TRUST_PROXY): anyone
+    // could send one, and the console's login throttle counts by client address.
+    trustProxy: deps.trustProxy ?? false,
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -124,6 +124,8 @@ export interface Config {
   adminApiKey: string | undefined;
   /** Signs console cookies; unset: a secret generated once and kept in the database. */
   sessionSecret: string | undefined;
+  /** Whose X-Forwarded-For to believe: none (false), any (true), or these addresses and CIDRs. */
+  trustProxy: boolean | string;
   publicBaseUrl: string;
   logLevel: string;
   rateLimit: { rps: number; burst: number };
@@ -176,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR || join(process.cwd(), 'data')),
     adminApiKey: env.ADMIN_API_KEY || undefined,
     sessionSecret: sessionSecretFrom(env),
+    trustProxy: trustProxyFrom(env),
     publicBaseUrl: (
       env.PUBLIC_BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`
     ).replace(/\/+$/, ''),
@@ -242,4 +245,14 @@ function sessionSecretFrom(env: NodeJS.ProcessEnv): string | undefined {
   if (!secret) return undefined;
   if (secret.length < 32) throw new ConfigError('SESSION_SECRET must be at least 32 characters');
   return secret;
+}
+
+function trustProxyFrom(env: NodeJS.ProcessEnv): boolean | string {
+  const value = (env.TRUST_PROXY ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (!/^[\w.:/,\s]+$/.test(value)) {
+    throw new ConfigError('TRUST_PROXY must be true, false, or addresses and CIDRs separated by commas');
+  }
+  return value;
 }

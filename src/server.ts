@@ -11,6 +11,7 @@ import { maintainEmbedded } from './db/maintenance.ts';
 import { migrate } from './db/migrate.ts';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.ts';
 import { ensureDemoSource, type DemoSource } from './admin/demo.ts';
+import { purgeEndedSessions } from './console/session.ts';
 import { createDispatcher } from './automations/dispatcher.ts';
 import { queueStats } from './automations/queue-stats.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -164,6 +165,7 @@ export async function startServer(
       sms: config.automations.sms,
       allowPrivateDestinations: config.automations.allowPrivateDestinations,
       ...(config.sessionSecret ? { sessionSecret: config.sessionSecret } : {}),
+      trustProxy: config.trustProxy,
     });
     reportConnectionError = (err) => {
       app.log.warn({ err }, 'database connection failed; the pool reconnects');
@@ -207,6 +209,7 @@ export async function startServer(
 function purgeExpiredRows(db: Database, log: Pick<pino.Logger, 'warn'>): void {
   purgeExpiredKeys(db).catch((err: unknown) => log.warn({ err }, 'purging expired idempotency keys failed'));
   purgeExpiredSamples(db).catch((err: unknown) => log.warn({ err }, 'purging expired samples failed'));
+  purgeEndedSessions(db).catch((err: unknown) => log.warn({ err }, 'purging ended console sessions failed'));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { purgeEndedSessions } from '../src/console/session.ts';
 import { adminInject, createTestApp, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
@@ -192,6 +193,63 @@ describe('console sessions', () => {
     expect(res.body).toContain('There is no such page in the console.');
   });
 
+  it('When a guesser varies X-Forwarded-For, then the throttle still counts the connection’s address (no proxy is trusted by default)', async () => {
+    const b = new Browser('10.0.3.1');
+    for (let i = 0; i < 10; i++) {
+      const csrf = await b.csrf('/console/login');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/console/login',
+        headers: {
+          cookie: b.header(),
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': `198.51.100.${i}`,
+        },
+        payload: new URLSearchParams({
+          _csrf: csrf,
+          email: `guess${i}@example.com`,
+          password: 'wrong password!!',
+        }).toString(),
+        remoteAddress: '10.0.3.1',
+      });
+      b.keep(res.headers['set-cookie']);
+      expect(res.statusCode).toBe(401);
+    }
+    expect((await b.login(alice.email, PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('When the operator trusts its proxy, then the address it forwards is the one counted', async () => {
+    const behind = await createTestApp({ testDb: t.testDb, trustProxy: '127.0.0.1' });
+    try {
+      const page = await behind.app.inject({ method: 'GET', url: '/console/login' });
+      const cookie = [page.headers['set-cookie']]
+        .flat()
+        .map((c) => (c ?? '').split(';')[0])
+        .join('; ');
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
+      await behind.app.inject({
+        method: 'POST',
+        url: '/console/login',
+        headers: {
+          cookie,
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-for': '203.0.113.7',
+        },
+        payload: new URLSearchParams({
+          _csrf: csrf,
+          email: 'nobody@example.com',
+          password: 'wrong password!!',
+        }).toString(),
+      });
+      const { rows } = await t.db.query<{ ip: string }>(
+        `SELECT ip FROM login_failures WHERE email = 'nobody@example.com' ORDER BY failed_at DESC LIMIT 1`,
+      );
+      expect(rows[0]?.ip).toBe('203.0.113.7');
+    } finally {
+      await behind.app.close();
+    }
+  });
+
   it('When a login fails, then the page says so in words and reveals nothing about the email', async () => {
     const unknown = await new Browser('10.0.1.1').login('nobody@example.com', 'whatever it is');
     const wrong = await new Browser('10.0.1.2').login(alice.email, 'whatever it is');
@@ -199,6 +257,25 @@ describe('console sessions', () => {
       expect(res.statusCode).toBe(401);
       expect(res.body).toContain('That email and password do not match.');
     }
+  });
+});
+
+describe('upkeep', () => {
+  it('When sessions have ended and failures are old, then the purge deletes them and keeps the rest', async () => {
+    const b = new Browser('10.0.4.1');
+    await b.login(alice.email, PASSWORD);
+    await t.db.query(
+      `INSERT INTO console_sessions (agent_id, session_id, expires_at) VALUES ($1, 'ended-session', now() - interval '1 minute')`,
+      [alice.agent_id],
+    );
+    await t.db.query(
+      `INSERT INTO login_failures (email, ip, failed_at) VALUES ('old@example.com', '10.0.4.2', now() - interval '1 hour')`,
+    );
+    await purgeEndedSessions(t.db);
+    const sessions = await t.db.query(`SELECT 1 FROM console_sessions WHERE session_id = 'ended-session'`);
+    const failures = await t.db.query(`SELECT 1 FROM login_failures WHERE email = 'old@example.com'`);
+    expect([sessions.rowCount, failures.rowCount]).toEqual([0, 0]);
+    expect((await b.get('/console/leads')).statusCode).toBe(200); // a live session stays
   });
 });
 

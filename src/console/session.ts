@@ -102,3 +102,11 @@ export async function installSessions(scope: FastifyInstance, db: Queryable, sec
   });
   await scope.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
 }
+
+/** Ended console sessions and login failures older than two throttle windows, deleted. */
+export async function purgeEndedSessions(db: Queryable): Promise<void> {
+  await db.query('DELETE FROM console_sessions WHERE expires_at < now()');
+  await db.query('DELETE FROM login_failures WHERE failed_at < now() - make_interval(secs => $1)', [
+    (LIMITS.loginFailureWindowMs / 1000) * 2,
+  ]);
+}

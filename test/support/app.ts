@@ -25,6 +25,7 @@ export async function createTestApp(
     maxEventLoopDelayMs?: number;
     allowPrivateDestinations?: boolean;
     sms?: AppDeps['sms'];
+    trustProxy?: AppDeps['trustProxy'];
   } = {},
 ): Promise<TestApp> {
   const testDb = opts.testDb ?? (await createTestDb());
@@ -49,6 +50,7 @@ export async function createTestApp(
     maxEventLoopDelayMs: opts.maxEventLoopDelayMs ?? 0,
     allowPrivateDestinations: opts.allowPrivateDestinations ?? true,
     ...(opts.sms ? { sms: opts.sms } : {}),
+    ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
   });
   await app.ready();
   return {
