@@ -182,7 +182,9 @@ describe.skipIf(!available)('the agent console in Chromium', () => {
   it('When the dial queue and deliveries are opened, then they show the work, and a call marked reached leaves the queue with the lead Contacted', async () => {
     await testDispatcher(t.db).runOnce(); // fan-out makes the call tasks (the test app runs no dispatcher)
     await page.goto(`${base}/console/dial-queue`);
-    expect(await page.textContent('main')).toContain('Maria Gonzalez');
+    const queue = (await page.textContent('main')) ?? '';
+    expect(queue).toContain('Maria Gonzalez');
+    expect(queue).toMatch(/\d{1,2}:\d{2} [AP]M E[SD]T \(America\/New_York\)/); // Maria's time, with its zone
     await shot('dial-queue');
     const row = page.locator('tr', { hasText: 'Maria Gonzalez' });
     await row.locator('select').selectOption('reached');

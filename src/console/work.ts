@@ -15,7 +15,7 @@ import { iso } from '../db/index.ts';
 import { dataTable, options } from './components.ts';
 import { html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
-import { when } from './format.ts';
+import { clock, when } from './format.ts';
 import { consolePage, csrfToken, signedIn } from './context.ts';
 
 /** The agent's newest texts, whatever became of them. */
@@ -47,7 +47,9 @@ const OUTCOME_LABELS: Record<CallOutcome, string> = {
 export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): void {
   scope.get('/dial-queue', async (request, reply) => {
     const me = await signedIn(deps, request);
-    const tasks = await listCallTasks(deps.db, me.agent, new Date(), LIMITS.listedRows);
+    const at = new Date();
+    const now = at.toISOString();
+    const tasks = await listCallTasks(deps.db, me.agent, at, LIMITS.listedRows);
     const csrf = csrfToken(reply);
     return consolePage(
       reply,
@@ -71,7 +73,7 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
                     html`<tr>
                       <td><a href="/console/leads/${t.lead_id}">${t.name}</a></td>
                       <td>${t.phone ? html`<a href="tel:+1${t.phone}">${t.phone}</a>` : '—'}</td>
-                      <td>${t.local_time.slice(11)} (${t.timezone})</td>
+                      <td>${clock(now, t.timezone)} (${t.timezone})</td>
                       <td>
                         ${t.calling_hours_open ? html`<span class="status ok">open: call now</span>` : html`<span class="status bad">closed: wait</span>`}
                       </td>
