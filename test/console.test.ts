@@ -260,6 +260,26 @@ describe('console sessions', () => {
   });
 });
 
+describe('sender data on the pages', () => {
+  it('When a sender puts markup or a javascript: link in a lead, then the pages show it as text and never as a link', async () => {
+    await deliver(t.app, alice.token, {
+      name: '<script>alert(1)</script> Mallory',
+      phone: '3125550188',
+      scheduled_at: '2027-02-03T16:00:00Z',
+      custom_fields: { join_url: 'javascript:alert(1)', cancel_url: 'https://cal.example.com/cancel/1' },
+    });
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    const leads = await b.get('/console/leads');
+    expect(leads.body).not.toContain('<script>alert(1)</script>');
+    expect(leads.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt; Mallory');
+    const agenda = await b.get('/console/agenda?view=week&date=2027-02-03');
+    expect(agenda.body).toContain('&lt;script&gt;');
+    expect(agenda.body).not.toMatch(/href="javascript:/i);
+    expect(agenda.body).toContain('href="https://cal.example.com/cancel/1"');
+  });
+});
+
 describe('upkeep', () => {
   it('When sessions have ended and failures are old, then the purge deletes them and keeps the rest', async () => {
     const b = new Browser('10.0.4.1');

@@ -23,6 +23,15 @@ export function agendaRange(view: 'day' | 'week', date: string | undefined, zone
   return { from, to };
 }
 
+/**
+ * A sender's link (join, reschedule, cancel), only when it is http(s): a `javascript:` URL from a
+ * payload must never become something the agent can click.
+ */
+function link(url: string | null | undefined, label: string) {
+  if (!url || !/^https?:\/\//i.test(url)) return '';
+  return html`<a href="${url}" rel="noopener noreferrer" target="_blank">${label}</a>`;
+}
+
 function entry(a: AgendaEntry, zone: string) {
   const prospectZone = a.appointment_timezone ?? zone;
   return html`<li class="appt">
@@ -35,9 +44,7 @@ function entry(a: AgendaEntry, zone: string) {
       (${prospectZone})${a.schedule_type ? html` · ${a.schedule_type}` : ''}${a.setter_dialer_name ? html` · set by ${a.setter_dialer_name}` : ''}
     </p>
     <p class="links">
-      ${a.join_url ? html`<a href="${a.join_url}" rel="noopener" target="_blank">Join</a>` : ''}
-      ${a.reschedule_url ? html`<a href="${a.reschedule_url}" rel="noopener" target="_blank">Reschedule</a>` : ''}
-      ${a.cancel_url ? html`<a href="${a.cancel_url}" rel="noopener" target="_blank">Cancel</a>` : ''}
+      ${link(a.join_url, 'Join')} ${link(a.reschedule_url, 'Reschedule')} ${link(a.cancel_url, 'Cancel')}
     </p>
   </li>`;
 }
