@@ -29,7 +29,7 @@ const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bin/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', 'node_modules/**', 'data/**', 'coverage/**', 'bin/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

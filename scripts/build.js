@@ -1,4 +1,5 @@
-// Compiles src/ to dist/ (`npm run build`, and `npm install`'s prepare step): tsc, then the data
+// Compiles src/ to dist/ and packages/sender/src/ to packages/sender/dist/ (`npm run build`, and
+// `npm install`'s prepare step): tsc, then the data
 // files tsc does not copy, then a stamp that bin/leadgate.js compares with src/ to know dist/ is
 // current. Plain JavaScript, so the launcher can run it without TypeScript tooling loaded.
 import { spawnSync } from 'node:child_process';
@@ -53,6 +54,15 @@ export function build({ quiet = false } = {}) {
     stdio: quiet ? 'ignore' : 'inherit',
   });
   if (run.status !== 0) return false;
+  // The sender client (packages/sender) is its own package, built to its own dist/.
+  const sender = spawnSync(
+    process.execPath,
+    [tsc, '-p', join(ROOT, 'packages', 'sender', 'tsconfig.build.json')],
+    {
+      stdio: quiet ? 'ignore' : 'inherit',
+    },
+  );
+  if (sender.status !== 0) return false;
   // JSON data is imported by the code, but tsc leaves large files out of dist/.
   for (const file of filesIn(SRC).filter((f) => f.endsWith('.json') && !f.endsWith('layers.json'))) {
     const target = join(DIST, relative(SRC, file));
