@@ -16,7 +16,12 @@ function filesBelow(dir: string): string[] {
 }
 
 function markdownFiles(): string[] {
-  return ['README.md', ...[...filesBelow('docs'), ...filesBelow('src')].filter((f) => f.endsWith('.md'))];
+  return [
+    'README.md',
+    ...[...filesBelow('docs'), ...filesBelow('src'), ...filesBelow('packages/sender')].filter(
+      (f) => f.endsWith('.md') && !f.includes('/dist/'),
+    ),
+  ];
 }
 
 /** GitHub's anchor for a heading. */
@@ -55,7 +60,15 @@ describe('docs: links', () => {
 
   it('When a doc names a source file, then the file exists', () => {
     const sources = new Set<string>();
-    for (const dir of ['src', 'test', 'bench', 'scripts', 'migrations']) {
+    for (const dir of [
+      'src',
+      'test',
+      'bench',
+      'scripts',
+      'migrations',
+      'packages/sender/src',
+      'packages/sender/test',
+    ]) {
       for (const path of filesBelow(dir)) sources.add(path).add(path.slice(path.lastIndexOf('/') + 1));
     }
     for (const file of markdownFiles()) {

@@ -144,7 +144,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       title: 'Leadgate: inbound lead gateway',
       version: API_VERSION,
       description:
-        'Webhook-style ingestion of leads, appointments and booking-scheduler events into an insurance-agent CRM, and the admin API that issues source tokens and reads leads back. Every error has the shape `{error, error_code, details?}`.',
+        'Webhook-style ingestion of leads, appointments and booking-scheduler events into an insurance-agent CRM, and the admin API that issues source tokens and reads leads back. Every error has the shape `{error, error_code, details?}`. Senders: the guide is docs/senders.md in the Leadgate repository (endpoints, token forms, fields, errors and which to retry, idempotency, Listen mode, booking schedulers, examples in curl, Node and Python); the exact contract is docs/sender-contract.md.',
     },
     servers: [{ url: '/' }],
     tags: [
