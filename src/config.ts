@@ -81,6 +81,9 @@ export const LIMITS = {
   /** Console logins: this many failures per email or per client address within the window → 429. */
   loginFailuresAllowed: 10,
   loginFailureWindowMs: 15 * 60_000,
+  /** A source's own rate limit (PATCH /sources/:id), at most (the database's CHECK holds the same). */
+  sourceRateMaxRps: 10_000,
+  sourceRateMaxBurst: 100_000,
   /** Dial queue: a task marked "no answer" comes back after this long; this many calls close it. */
   noAnswerRetryMs: 3600_000,
   noAnswerCallsMax: 3,

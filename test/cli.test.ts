@@ -518,3 +518,17 @@ describe('leadgate agents: console logins and agent keys', () => {
     expect(refused.err).toContain('UNAUTHORIZED');
   });
 });
+
+describe('leadgate sources rate-limit', () => {
+  it('When a source gets its own limit and then the default again, then the source shows it, and a bad number is refused', async () => {
+    const s = await seedSource(t.db, 'Rate Ruth');
+    const set = await leadgate(['sources', 'rate-limit', s.source_id, '--rps', '200', '--json']);
+    expect(set.code, set.err).toBe(0);
+    expect(JSON.parse(set.out)).toMatchObject({ rate_limit_rps: 200, rate_limit_burst: 400 });
+    const back = await leadgate(['sources', 'rate-limit', s.source_id, '--default', '--json']);
+    expect(JSON.parse(back.out)).toMatchObject({ rate_limit_rps: null, rate_limit_burst: null });
+    const bad = await leadgate(['sources', 'rate-limit', s.source_id, '--rps', 'lots']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('--rps must be a whole number');
+  });
+});

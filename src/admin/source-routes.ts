@@ -67,7 +67,26 @@ export function registerSourceRoutes(app: FastifyInstance, deps: AdminDeps): voi
   app.patch('/sources/', missingSourceId);
 }
 
-type SourcePatch = Partial<Pick<SourceRow, 'active' | 'name'>> & { signing_key?: string | null };
+type SourcePatch = Partial<Pick<SourceRow, 'active' | 'name' | 'rate_limit_rps' | 'rate_limit_burst'>> & {
+  signing_key?: string | null;
+};
+
+/** A source's own rate limit: a whole number in range, or null for the server's default. */
+function limitOf(
+  body: JsonBody,
+  key: 'rate_limit_rps' | 'rate_limit_burst',
+  max: number,
+): number | null | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return value;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+    throw appError(
+      'VALIDATION_ERROR',
+      `${key} must be a whole number from 1 to ${max}, or null for the server's default`,
+    );
+  }
+  return value;
+}
 
 function parseSourcePatch(body: JsonBody): SourcePatch {
   const patch: SourcePatch = {};
@@ -78,6 +97,10 @@ function parseSourcePatch(body: JsonBody): SourcePatch {
   if (body.name === null) throw appError('VALIDATION_ERROR', 'name cannot be removed');
   const name = optionalText(body, 'name');
   if (name !== undefined) patch.name = name;
+  const rps = limitOf(body, 'rate_limit_rps', LIMITS.sourceRateMaxRps);
+  if (rps !== undefined) patch.rate_limit_rps = rps;
+  const burst = limitOf(body, 'rate_limit_burst', LIMITS.sourceRateMaxBurst);
+  if (burst !== undefined) patch.rate_limit_burst = burst;
   if (body.signing_key === null) patch.signing_key = null;
   else if (body.signing_key !== undefined) {
     if (typeof body.signing_key !== 'string' || body.signing_key === '') {

@@ -1,3 +1,4 @@
+import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { isWellFormedToken } from '../sources/tokens.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { rejected, type Rejected } from './result.ts';
@@ -28,11 +29,23 @@ export async function authenticate(
   const token = chooseToken(presented);
   if (typeof token !== 'string') return token;
   if (!isWellFormedToken(token)) return rejected('INVALID_SOURCE_TOKEN');
-  const claim = await guards.directory.find(token);
+  let claim = await guards.directory.find(token);
   if (!claim) return rejected('INVALID_SOURCE_TOKEN');
-  const wait = guards.limiter.take(claim.source.source_id);
+  const take = (source: AuthenticatedSource) =>
+    guards.limiter.take(source.source_id, Date.now(), {
+      rps: source.rate_limit_rps,
+      burst: source.rate_limit_burst,
+    });
+  let wait = take(claim.source);
+  if (wait > 0 && !claim.confirmed) {
+    // Only the database refuses: a revoked token is told 401, and a limit raised since memory
+    // took the source (a big import's) counts at once.
+    const fresh = await guards.directory.confirm(token);
+    if (!fresh) return rejected('INVALID_SOURCE_TOKEN');
+    if (fresh.source.revision !== claim.source.revision) wait = take(fresh.source);
+    claim = fresh;
+  }
   if (wait > 0) {
-    if (!claim.confirmed && !(await guards.directory.confirm(token))) return rejected('INVALID_SOURCE_TOKEN');
     return rejected('RATE_LIMITED', `Over the limit for this source token; retry in ${wait} s`, {
       retryAfterSeconds: wait,
     });

@@ -6,15 +6,20 @@ import { LIMITS } from '../config.ts';
  * idempotency and dedupe, which must be exact, live in the database instead.
  */
 export interface RateLimiter {
-  /** 0 when the request may go on, else the seconds to wait (for Retry-After). */
-  take(key: string, nowMs?: number): number;
+  /**
+   * 0 when the request may go on, else the seconds to wait (for Retry-After). `own` is the
+   * source's own limit, when it has one; else the server's.
+   */
+  take(key: string, nowMs?: number, own?: { rps: number | null; burst: number | null }): number;
 }
 
-export function createRateLimiter({ rps, burst }: { rps: number; burst: number }): RateLimiter {
-  if (rps <= 0) return { take: () => 0 };
+export function createRateLimiter(server: { rps: number; burst: number }): RateLimiter {
+  if (server.rps <= 0) return { take: () => 0 }; // RATE_LIMIT_RPS=0: no limit at all (benchmarks)
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
-    take(key, nowMs = Date.now()) {
+    take(key, nowMs = Date.now(), own) {
+      const rps = own?.rps ?? server.rps;
+      const burst = own?.burst ?? server.burst;
       const bucket = buckets.get(key) ?? { tokens: burst, at: nowMs };
       bucket.tokens = Math.min(burst, bucket.tokens + ((nowMs - bucket.at) / 1000) * rps);
       bucket.at = nowMs;

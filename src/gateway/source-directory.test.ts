@@ -18,6 +18,8 @@ const SOURCE: AuthenticatedSource = {
   auto_sync_enabled: false,
   mapping_rules: {},
   revision: 1,
+  rate_limit_rps: null,
+  rate_limit_burst: null,
 };
 
 /** A database that knows the tokens in `valid`, and records every lookup's hashes. */

@@ -194,6 +194,14 @@ const source: Json = {
     created_at: dateTime,
     updated_at: dateTime,
     has_signing_key: { type: 'boolean' },
+    rate_limit_rps: {
+      type: ['integer', 'null'],
+      description: 'The source’s own rate limit, requests per second; null: the server’s RATE_LIMIT_RPS.',
+    },
+    rate_limit_burst: {
+      type: ['integer', 'null'],
+      description: 'The source’s own burst; null: the server’s RATE_LIMIT_BURST.',
+    },
   },
 };
 
@@ -409,6 +417,14 @@ export function buildSchemas(): Record<string, Json> {
           maxLength: 1024,
           description: 'Webhook signing secret; null removes it. Never returned (see has_signing_key).',
         },
+        rate_limit_rps: {
+          type: ['integer', 'null'],
+          minimum: 1,
+          maximum: 10000,
+          description:
+            'Raise (or lower) this source’s rate for a big import; null returns to the server’s default.',
+        },
+        rate_limit_burst: { type: ['integer', 'null'], minimum: 1, maximum: 100000 },
       },
     },
     Lead: lead,

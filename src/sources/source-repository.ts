@@ -22,6 +22,9 @@ export interface AuthenticatedSource {
    * destinations): a copy kept in memory is current while its revision is.
    */
   revision: number;
+  /** The source's own rate limit; null: the server's. */
+  rate_limit_rps: number | null;
+  rate_limit_burst: number | null;
 }
 
 export interface SourceRow {
@@ -32,12 +35,15 @@ export interface SourceRow {
   created_at: string;
   updated_at: string;
   has_signing_key: boolean;
+  /** The source's own rate limit (requests per second, burst); null: the server's default. */
+  rate_limit_rps: number | null;
+  rate_limit_burst: number | null;
 }
 
 /** The source as a delivery sees it, with its agent's zone and whether it syncs to a partner. */
 const DELIVERY_SOURCE_SELECT = `
   SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
-         s.mapping_rules, s.revision,
+         s.mapping_rules, s.revision, s.rate_limit_rps, s.rate_limit_burst,
          EXISTS (SELECT 1 FROM sync_destinations d
                   WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active
                     AND d.kind = 'partner_sync') AS auto_sync_enabled
@@ -121,7 +127,8 @@ export async function setMappingRules(
   return rows[0] ?? null;
 }
 
-const SOURCE_COLUMNS = `source_id, agent_id, name, active, created_at, updated_at, signing_key IS NOT NULL AS has_signing_key`;
+const SOURCE_COLUMNS = `source_id, agent_id, name, active, created_at, updated_at, signing_key IS NOT NULL AS has_signing_key,
+  rate_limit_rps, rate_limit_burst`;
 
 export async function createSource(
   db: Queryable,
@@ -166,13 +173,21 @@ export async function listSources(db: Queryable, agentId: string): Promise<Sourc
 export async function updateSource(
   db: Queryable,
   sourceId: string,
-  patch: { active?: boolean; name?: string; signing_key?: string | null },
+  patch: {
+    active?: boolean;
+    name?: string;
+    signing_key?: string | null;
+    rate_limit_rps?: number | null;
+    rate_limit_burst?: number | null;
+  },
 ): Promise<SourceRow | null> {
   const { rows } = await db.query<SourceRow>(
     `UPDATE sources SET
         active = COALESCE($2, active),
         name = COALESCE($3, name),
         signing_key = CASE WHEN $4::boolean THEN $5 ELSE signing_key END,
+        rate_limit_rps = CASE WHEN $6::boolean THEN $7::integer ELSE rate_limit_rps END,
+        rate_limit_burst = CASE WHEN $8::boolean THEN $9::integer ELSE rate_limit_burst END,
         updated_at = now()
       WHERE source_id = $1 RETURNING ${SOURCE_COLUMNS}`,
     [
@@ -181,6 +196,10 @@ export async function updateSource(
       patch.name ?? null,
       patch.signing_key !== undefined,
       patch.signing_key ?? null,
+      patch.rate_limit_rps !== undefined,
+      patch.rate_limit_rps ?? null,
+      patch.rate_limit_burst !== undefined,
+      patch.rate_limit_burst ?? null,
     ],
   );
   return rows[0] ? toSource(rows[0]) : null;

@@ -11,6 +11,8 @@ const SOURCE_KEYS = [
   'name',
   'active',
   'has_signing_key',
+  'rate_limit_rps',
+  'rate_limit_burst',
   'created_at',
   'updated_at',
 ];
@@ -22,6 +24,7 @@ export function addSourceCommands(program: Command, ctx: CommandContext): void {
   listSources(sources, ctx);
   regenerateToken(sources, ctx);
   setSigningKey(sources, ctx);
+  setRateLimit(sources, ctx);
   setActive(sources, ctx, 'disable', false);
   setActive(sources, ctx, 'enable', true);
   addMappingCommand(sources, ctx);
@@ -102,6 +105,32 @@ function setSigningKey(sources: Command, ctx: CommandContext): void {
         [`Source ${show(source.source_id)} ${state}.`, keyValues(source, SOURCE_KEYS)].join('\n'),
       );
     });
+}
+
+function setRateLimit(sources: Command, ctx: CommandContext): void {
+  sources
+    .command('rate-limit')
+    .description("give the source its own rate limit, e.g. for a big import (--default: the server's)")
+    .argument('<source_id>')
+    .option('--rps <n>', 'requests per second', (v) => wholeNumber(v, '--rps'))
+    .option('--burst <n>', 'requests at once (default: twice --rps)', (v) => wholeNumber(v, '--burst'))
+    .option('--default', "return to the server's RATE_LIMIT_RPS and RATE_LIMIT_BURST")
+    .option('--json', 'print the API response as JSON')
+    .action(async (sourceId: string, opts: JsonOpt & { rps?: number; burst?: number; default?: boolean }) => {
+      if (!opts.default && opts.rps === undefined)
+        throw new CliError('give --rps N (and --burst N), or --default');
+      const body = opts.default
+        ? { rate_limit_rps: null, rate_limit_burst: null }
+        : { rate_limit_rps: opts.rps, rate_limit_burst: opts.burst ?? (opts.rps ?? 1) * 2 };
+      const source = await ctx.client().request<Row>('PATCH', `/sources/${segment(sourceId)}`, body);
+      ctx.print(opts, source, () => keyValues(source, SOURCE_KEYS));
+    });
+}
+
+function wholeNumber(value: string, name: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new CliError(`${name} must be a whole number of at least 1`);
+  return Number(value);
 }
 
 function setActive(sources: Command, ctx: CommandContext, verb: 'enable' | 'disable', active: boolean): void {
