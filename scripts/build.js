@@ -20,10 +20,10 @@ function filesIn(dir) {
   );
 }
 
-/** The newest modification time of the sources the server runs (tests excluded). */
+/** The newest modification time of the sources the server runs, the sender client's included (tests excluded). */
 export function newestSource() {
   return Math.max(
-    ...filesIn(SRC)
+    ...[...filesIn(SRC), ...filesIn(join(ROOT, 'packages', 'sender', 'src'))]
       .filter((file) => /\.(ts|json)$/.test(file) && !file.endsWith('.test.ts'))
       .map((file) => statSync(file).mtimeMs),
   );
@@ -50,11 +50,7 @@ function resolveTsc() {
 export function build({ quiet = false } = {}) {
   const tsc = resolveTsc();
   if (!tsc) return false;
-  const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
-    stdio: quiet ? 'ignore' : 'inherit',
-  });
-  if (run.status !== 0) return false;
-  // The sender client (packages/sender) is its own package, built to its own dist/.
+  // The sender client (packages/sender) is its own package, built to its own dist/ first: the CLI imports it.
   const sender = spawnSync(
     process.execPath,
     [tsc, '-p', join(ROOT, 'packages', 'sender', 'tsconfig.build.json')],
@@ -63,6 +59,10 @@ export function build({ quiet = false } = {}) {
     },
   );
   if (sender.status !== 0) return false;
+  const run = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
+    stdio: quiet ? 'ignore' : 'inherit',
+  });
+  if (run.status !== 0) return false;
   // JSON data is imported by the code, but tsc leaves large files out of dist/.
   for (const file of filesIn(SRC).filter((f) => f.endsWith('.json') && !f.endsWith('layers.json'))) {
     const target = join(DIST, relative(SRC, file));

@@ -8,6 +8,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   /** Standard input, read whole (a password); absent: nothing. */
   stdin?: () => Promise<string>;
+  /** Whether stderr is a terminal: progress is shown there, and not when piped. */
+  isTTY?: boolean;
 }
 
 export interface JsonOpt {

@@ -5,6 +5,7 @@ process.exitCode = await runCli(process.argv, {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   env: process.env,
+  isTTY: process.stderr.isTTY === true,
   stdin: async () => {
     if (process.stdin.isTTY) process.stderr.write('Password (input is shown; end with Ctrl-D): ');
     const chunks: Buffer[] = [];

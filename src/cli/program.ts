@@ -3,6 +3,7 @@ import { createAdminClient, CliError, type AdminClient } from './api-client.ts';
 import { addAgentCommands } from './commands/agents.ts';
 import { addAutomationCommands } from './commands/automations.ts';
 import { addLeadCommands } from './commands/leads.ts';
+import { addSendCommand } from './commands/send.ts';
 import { addSourceCommands } from './commands/sources.ts';
 import { addViewCommands } from './commands/views.ts';
 import { commandContext, type CliIo } from './io.ts';
@@ -24,6 +25,7 @@ export function buildProgram(io: CliIo): Command {
   addLeadCommands(program, ctx);
   addViewCommands(program, ctx);
   addAutomationCommands(program, ctx);
+  addSendCommand(program, ctx, io);
   return program;
 }
 

@@ -1,0 +1,184 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/program.ts';
+import { countRows } from './support/deliver.ts';
+import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+
+/** `leadgate send`: the bulk importer against a real gateway on the suite's database. */
+
+let t: TestApp;
+let url: string;
+const dir = mkdtempSync(join(tmpdir(), 'leadgate-import-'));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('not listening');
+  url = `http://127.0.0.1:${address.port}`;
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A CSV of `n` leads with vendor column names; every 100th row has no name (refused MISSING_NAME). */
+function csv(file: string, n: number, tag: string): string {
+  const lines = ['Full Name,Phone Number,E-mail,Zip Code,Favorite Color'];
+  for (let i = 1; i <= n; i++) {
+    const name = i % 100 === 0 ? '' : `"${tag} Lead ${i}, Jr."`;
+    lines.push(`${name},${String(2000000000 + i)},${tag.toLowerCase()}${i}@example.com,78701,teal`);
+  }
+  const path = join(dir, file);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+async function leadgate(args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(['node', 'leadgate', ...args], {
+    out: (s) => (out += s),
+    err: (s) => (err += s),
+    env: { LEADGATE_URL: url, ADMIN_API_KEY: ADMIN_KEY },
+  });
+  return { code, out, err };
+}
+
+const results = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { row: number; outcome: string; lead_id?: string; error_code?: string });
+
+describe('leadgate send', () => {
+  it('When a 10,000-row CSV with 1 % bad rows is sent, then the counts are exact and every row has its outcome', async () => {
+    const s = await seedSource(t.db, 'Import Agent');
+    const file = csv('ten-thousand.csv', 10_000, 'Big');
+    const out = join(dir, 'ten-thousand.jsonl');
+    const run = await leadgate(['send', file, '--token', s.token, '--results', out, '--concurrency', '8']);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/10000 rows .*created 9900, rejected 100/);
+    expect(run.out).toContain('MISSING_NAME 100');
+    const lines = results(out);
+    expect(lines.map((l) => l.row).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 10_000 }, (_, i) => i + 1),
+    );
+    expect(
+      lines
+        .filter((l) => l.outcome === 'rejected')
+        .every((l) => l.row % 100 === 0 && l.error_code === 'MISSING_NAME'),
+    ).toBe(true);
+    expect(await countRows(t.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(9900);
+    const lead = await t.db.query<{ name: string; custom_fields: Record<string, unknown> }>(
+      `SELECT name, custom_fields FROM leads WHERE agent_id = $1 AND phone = '2000000001'`,
+      [s.agent_id],
+    );
+    expect(lead.rows[0]).toMatchObject({
+      name: 'Big Lead 1, Jr.',
+      custom_fields: { 'Favorite Color': 'teal' },
+    });
+
+    const again = await leadgate(['send', file, '--token', s.token]);
+    expect(again.out).toMatch(/replayed 9900, rejected 100/);
+    expect(await countRows(t.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(9900);
+  }, 240_000);
+
+  it('When an import is killed half-way and run again, then no lead is created twice and every row is accounted for', async () => {
+    const s = await seedSource(t.db, 'Killed Import');
+    const file = csv('killed.csv', 1_500, 'Kill');
+    const first = join(dir, 'killed-1.jsonl');
+    const child = spawn(
+      process.execPath,
+      ['bin/leadgate.js', 'send', file, '--token', s.token, '--results', first],
+      {
+        env: { ...process.env, LEADGATE_URL: url, ADMIN_API_KEY: ADMIN_KEY },
+        stdio: 'ignore',
+      },
+    );
+    // Kill it once some rows are in, long before the end.
+    for (let i = 0; i < 600; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      if ((await countRows(t.db, 'leads', 'agent_id = $1', [s.agent_id])) >= 200) break;
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const before = await countRows(t.db, 'leads', 'agent_id = $1', [s.agent_id]);
+    expect(before).toBeGreaterThanOrEqual(200);
+    expect(before).toBeLessThan(1_485);
+
+    const second = join(dir, 'killed-2.jsonl');
+    const run = await leadgate(['send', file, '--token', s.token, '--results', second]);
+    expect(run.code, run.err).toBe(0);
+    const lines = results(second);
+    expect(lines).toHaveLength(1_500);
+    const counts = {
+      rejected: lines.filter((l) => l.outcome === 'rejected'),
+      created: lines.filter((l) => l.outcome === 'created'),
+      replayed: lines.filter((l) => l.outcome === 'replayed'),
+    };
+    expect(counts.rejected).toHaveLength(15);
+    expect(counts.created.length + counts.replayed.length).toBe(1_485);
+    expect(counts.replayed.length).toBeGreaterThanOrEqual(before); // what the killed run had sent
+    expect(await countRows(t.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(1_485);
+    const phones = await t.db.query<{ n: number }>(
+      `SELECT count(DISTINCT phone)::int AS n FROM leads WHERE agent_id = $1`,
+      [s.agent_id],
+    );
+    expect(phones.rows[0]?.n).toBe(1_485);
+  }, 240_000);
+
+  it('When a JSON Lines file has a broken line, then that row is rejected and the rest go; --listen creates nothing and says what maps where', async () => {
+    const s = await seedSource(t.db, 'Lines Import');
+    const file = join(dir, 'leads.jsonl');
+    writeFileSync(
+      file,
+      [
+        '{"name":"Line One","phone":"5125550001"}',
+        'not json',
+        '',
+        '[1,2]',
+        '{"first_name":"Line","zip":"78701"}',
+      ].join('\n'),
+    );
+    const out = join(dir, 'leads-results.jsonl');
+    const run = await leadgate(['send', file, '--token', s.token, '--results', out]);
+    expect(run.code, run.err).toBe(0);
+    expect(
+      results(out)
+        .sort((a, b) => a.row - b.row)
+        .map((l) => [l.row, l.outcome, l.error_code]),
+    ).toEqual([
+      [1, 'created', undefined],
+      [2, 'rejected', 'INVALID_JSON'],
+      [3, 'rejected', 'INVALID_JSON'],
+      [4, 'created', undefined],
+    ]);
+    const listen = await leadgate(['send', csv('listen.csv', 5, 'Listen'), '--token', s.token, '--listen']);
+    expect(listen.code, listen.err).toBe(0);
+    expect(listen.out).toMatch(/5 rows .*listened 5/);
+    expect(listen.out).toContain('Full Name → name');
+    expect(listen.out).toContain('Zip Code → zipcode');
+    expect(listen.out).toContain('Favorite Color → custom_fields');
+    expect(await countRows(t.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(2);
+  });
+
+  it('When the file is neither CSV nor JSON Lines, or the token is wrong, then it says so and exits non-zero', async () => {
+    const txt = join(dir, 'leads.txt');
+    writeFileSync(txt, 'hello');
+    const wrongType = await leadgate(['send', txt, '--token', 'x']);
+    expect(wrongType.code).toBe(1);
+    expect(wrongType.err).toContain('give a .csv file');
+    const badToken = await leadgate([
+      'send',
+      csv('bad-token.csv', 3, 'Bad'),
+      '--token',
+      '00000000-0000-4000-8000-000000000000',
+    ]);
+    expect(badToken.code).toBe(0); // every row got an outcome: rejected
+    expect(badToken.out).toContain('INVALID_SOURCE_TOKEN 3');
+  });
+});
