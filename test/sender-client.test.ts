@@ -59,6 +59,33 @@ describe('the sender client against the gateway', () => {
     expect(result).toMatchObject({ ok: true, outcome: 'listened', leadId: null });
   });
 
+  it('When a browser asks before posting (a CORS preflight), then it is told what it may send; a bare OPTIONS is still 405', async () => {
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/v1/inbound-lead-gateway',
+      headers: { origin: 'https://forms.example.com', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(preflight.headers['access-control-allow-headers']).toMatch(/X-Source-Token/i);
+    const bare = await t.app.inject({ method: 'OPTIONS', url: '/v1/inbound-lead-gateway' });
+    expect(bare.statusCode).toBe(405);
+    expect(bare.json()).toMatchObject({ error_code: 'METHOD_NOT_ALLOWED' });
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/v1/inbound-lead-gateway',
+      headers: {
+        origin: 'https://forms.example.com',
+        'x-source-token': token,
+        'content-type': 'application/json',
+      },
+      payload: JSON.stringify({ phone: '5125550199' }),
+    });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(answer.headers['access-control-expose-headers']).toMatch(/Retry-After/);
+  });
+
   it('When the package is built, then it is importable by its name', async () => {
     const pkg = (await import('@leadgate/sender')) as { createSender?: unknown };
     expect(typeof pkg.createSender).toBe('function');

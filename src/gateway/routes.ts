@@ -66,14 +66,35 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
     });
     return send(request, reply, result, deps.metrics);
   };
-  const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) =>
-    send(request, reply, rejected('METHOD_NOT_ALLOWED'), deps.metrics);
+  const methodNotAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
+    // A browser's CORS preflight for a POST is not a delivery: it is told what a page may send.
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] === 'POST') {
+      return reply.code(204).headers(CORS_PREFLIGHT).send();
+    }
+    return send(request, reply, rejected('METHOD_NOT_ALLOWED'), deps.metrics);
+  };
+  // Web forms and the browser client post from other origins: every answer may be read by a page.
+  // The token, not a cookie, authenticates, so any origin is as safe as curl.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.headers.origin) reply.headers(CORS_ANSWER);
+  });
 
   for (const url of [GATEWAY_PATH, `${GATEWAY_PATH}/v/:token`, `${GATEWAY_PATH}/v/`]) {
     app.route({ method: 'POST', url, bodyLimit: LIMITS.maxBodyBytes, onRequest, handler });
     app.route({ method: otherMethods, url, handler: methodNotAllowed });
   }
 }
+
+const CORS_ANSWER = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Retry-After, X-Request-Id',
+};
+const CORS_PREFLIGHT = {
+  ...CORS_ANSWER,
+  'access-control-allow-methods': 'POST',
+  'access-control-allow-headers': 'Content-Type, X-Source-Token, Idempotency-Key, Calendly-Webhook-Signature',
+  'access-control-max-age': '600',
+};
 
 function failure(err: FastifyError): Rejected {
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
