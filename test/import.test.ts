@@ -131,6 +131,43 @@ describe('leadgate send', () => {
     expect(phones.rows[0]?.n).toBe(1_485);
   }, 240_000);
 
+  it('When the source’s rate limit is hit, then the importer paces itself on 429 and Retry-After: every row created once, none lost', async () => {
+    const limited = await createTestApp({ testDb: t.testDb, rateLimit: { rps: 20, burst: 5 } });
+    try {
+      await limited.app.listen({ port: 0, host: '127.0.0.1' });
+      const address = limited.app.server.address();
+      if (!address || typeof address === 'string') throw new Error('not listening');
+      const s = await seedSource(t.db, 'Paced Import');
+      const out = join(dir, 'paced.jsonl');
+      let err = '';
+      const code = await runCli(
+        [
+          'node',
+          'leadgate',
+          'send',
+          csv('paced.csv', 60, 'Paced'),
+          '--token',
+          s.token,
+          '--results',
+          out,
+          '--concurrency',
+          '8',
+        ],
+        {
+          out: () => undefined,
+          err: (x) => (err += x),
+          env: { LEADGATE_URL: `http://127.0.0.1:${address.port}`, ADMIN_API_KEY: ADMIN_KEY },
+        },
+      );
+      expect(code, err).toBe(0);
+      const lines = results(out);
+      expect(lines.filter((l) => l.outcome === 'created')).toHaveLength(60);
+      expect(await countRows(t.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(60);
+    } finally {
+      await limited.app.close();
+    }
+  }, 120_000);
+
   it('When a JSON Lines file has a broken line, then that row is rejected and the rest go; --listen creates nothing and says what maps where', async () => {
     const s = await seedSource(t.db, 'Lines Import');
     const file = join(dir, 'leads.jsonl');
