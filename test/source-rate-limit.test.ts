@@ -6,7 +6,7 @@ import { deliver } from './support/deliver.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ rateLimit: { rps: 1, burst: 2 } }); // the server's default: tiny
+  t = await createTestApp({ rateLimit: { rps: 0.05, burst: 2 } }); // the server's default: tiny (a token every 20 s)
 });
 afterAll(async () => {
   await t.close();

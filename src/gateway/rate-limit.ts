@@ -17,9 +17,11 @@ export function createRateLimiter(server: { rps: number; burst: number }): RateL
   if (server.rps <= 0) return { take: () => 0 }; // RATE_LIMIT_RPS=0: no limit at all (benchmarks)
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
-    take(key, nowMs = Date.now(), own) {
+    take(source, nowMs = Date.now(), own) {
       const rps = own?.rps ?? server.rps;
       const burst = own?.burst ?? server.burst;
+      // A source whose limit changed starts a new, full bucket (the old one is evicted in time).
+      const key = rps === server.rps && burst === server.burst ? source : `${source}|${rps}|${burst}`;
       const bucket = buckets.get(key) ?? { tokens: burst, at: nowMs };
       bucket.tokens = Math.min(burst, bucket.tokens + ((nowMs - bucket.at) / 1000) * rps);
       bucket.at = nowMs;
