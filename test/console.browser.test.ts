@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KEY, adminInject, createTestApp, type TestApp } from './support/app.ts';
+import { browserAvailable, CHROMIUM, launchChromium } from './support/browser.ts';
 import { testDispatcher } from './support/automations.ts';
 
 /**
@@ -11,12 +12,7 @@ import { testDispatcher } from './support/automations.ts';
  * is `required`, as in CI (.ci/run installs the package). Each page's screenshot goes to
  * docs/screenshots/, which the README shows.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.LEADGATE_BROWSER_TESTS === 'required') {
-  throw new Error(`Browser tests are required but ${CHROMIUM} is missing: apt-get install chromium`);
-}
-if (!available) process.stderr.write(`console browser tests skipped: no ${CHROMIUM}\n`);
+if (!browserAvailable) process.stderr.write(`console browser tests skipped: no ${CHROMIUM}\n`);
 
 const SHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');
 const PASSWORD = 'correct horse battery staple';
@@ -55,7 +51,7 @@ async function shot(name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-describe.skipIf(!available)('the agent console in Chromium', () => {
+describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     t = await createTestApp();
@@ -64,18 +60,7 @@ describe.skipIf(!available)('the agent console in Chromium', () => {
     if (!address || typeof address === 'string') throw new Error('not listening');
     base = `http://127.0.0.1:${address.port}`;
     agent = await makeAgent('Dana Whitfield', 'America/New_York');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(5_000);
   }, 60_000);

@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable, launchChromium } from './support/browser.ts';
 import { createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { countRows } from './support/deliver.ts';
 
@@ -12,11 +13,6 @@ import { countRows } from './support/deliver.ts';
  * origin than the gateway: the gateway's CORS answers let a web form send leads. Skipped like the
  * console's browser tests where Chromium is missing.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.LEADGATE_BROWSER_TESTS === 'required') {
-  throw new Error(`Browser tests are required but ${CHROMIUM} is missing: apt-get install chromium`);
-}
 const DIST = join(import.meta.dirname, '..', 'packages', 'sender', 'dist');
 
 let t: TestApp;
@@ -26,7 +22,7 @@ let site: Server;
 let browser: Browser;
 let seeded: Awaited<ReturnType<typeof seedSource>>;
 
-describe.skipIf(!available)('the sender client in a browser', () => {
+describe.skipIf(!browserAvailable)('the sender client in a browser', () => {
   beforeAll(async () => {
     t = await createTestApp();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -43,18 +39,7 @@ describe.skipIf(!available)('the sender client in a browser', () => {
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     page = `http://localhost:${(site.address() as AddressInfo).port}`; // not the gateway's origin
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -8,13 +8,7 @@ import {
 } from './retry.ts';
 
 export type { LeadFields } from './fields.ts';
-export {
-  DEFAULT_RETRY,
-  isTransientStatus,
-  parseRetryAfter,
-  retryDelayMs,
-  type RetryPolicy,
-} from './retry.ts';
+export * from './retry.ts';
 
 /**
  * A lead as a sender builds it: the gateway's canonical fields, typed, plus anything else the
