@@ -63,6 +63,7 @@ describe('leadgate send', () => {
     expect(run.code, run.err).toBe(0);
     expect(run.out).toMatch(/10000 rows .*created 9900, rejected 100/);
     expect(run.out).toContain('MISSING_NAME 100');
+    expect(run.err).toBe(''); // not a terminal: no progress
     const lines = results(out);
     expect(lines.map((l) => l.row).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 10_000 }, (_, i) => i + 1),
@@ -131,7 +132,7 @@ describe('leadgate send', () => {
     expect(phones.rows[0]?.n).toBe(1_485);
   }, 240_000);
 
-  it('When the source’s rate limit is hit, then the importer paces itself on 429 and Retry-After: every row created once, none lost', async () => {
+  it('When the source’s rate limit is hit, then the importer paces itself on 429 and Retry-After (showing progress on a terminal): every row created once, none lost', async () => {
     const limited = await createTestApp({ testDb: t.testDb, rateLimit: { rps: 20, burst: 5 } });
     try {
       await limited.app.listen({ port: 0, host: '127.0.0.1' });
@@ -157,9 +158,11 @@ describe('leadgate send', () => {
           out: () => undefined,
           err: (x) => (err += x),
           env: { LEADGATE_URL: `http://127.0.0.1:${address.port}`, ADMIN_API_KEY: ADMIN_KEY },
+          isTTY: true, // as on a terminal: progress on stderr
         },
       );
       expect(code, err).toBe(0);
+      expect(err).toMatch(/\r\d+ rows · created \d+/); // the progress line, rewritten in place
       const lines = results(out);
       expect(lines.filter((l) => l.outcome === 'created')).toHaveLength(60);
       expect(await countRows(t.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(60);
