@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueDeliveries } from '../src/automations/delivery-repository.ts';
+import type { SmsProvider } from '../src/automations/sms-providers.ts';
 import { createDb, type Database } from '../src/db/index.ts';
 import { addDestination, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { startReceiver } from './support/receiver.ts';
+import { until } from './support/until.ts';
 
 async function withDestination(t: TestApp, url: string) {
   const src = await seedSource(t.db, `Dispatch Agent ${Math.random()}`);
@@ -51,6 +53,58 @@ describe('dispatcher: a worker that dies mid-delivery', () => {
         src.destination_id,
       ]),
     ).toBe(1);
+  });
+});
+
+describe('dispatcher: texting apart from webhooks', () => {
+  let t: TestApp;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('When the text provider has not answered yet, then a later lead is still handed on and its webhook sent', async () => {
+    const src = await withDestination(t, `${receiver.url}/apart`);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const asked: string[] = [];
+    const sms: SmsProvider = {
+      name: 'http',
+      async send(text) {
+        asked.push(text.to);
+        await held; // a provider that has not answered
+        return { id: null };
+      },
+    };
+    // Noon in Chicago, within calling hours: the consenting lead is texted at once.
+    const dispatcher = testDispatcher(t.db, [0], { sms, now: () => new Date('2027-01-15T18:00:00Z') });
+    await deliver(t.app, src.token, {
+      name: 'Texted Tess',
+      phone: '3125550611',
+      state: 'IL',
+      sms_consent: true,
+    });
+    dispatcher.start();
+    try {
+      await until(() => asked.length === 1, 10_000);
+      const later = await deliver(t.app, src.token, { name: 'Later Lou', phone: '3125550612' });
+      const leadId = (later.json() as { lead_id: string }).lead_id;
+      await until(
+        () => receiver.received.some((r) => r.path === '/apart' && r.body.includes(leadId)),
+        10_000,
+      );
+      expect(asked).toEqual(['+13125550611']); // the first text is still waiting for its answer
+    } finally {
+      release();
+      await dispatcher.stop();
+    }
   });
 });
 

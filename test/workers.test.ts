@@ -3,6 +3,7 @@ import { seedSource } from './support/app.ts';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
 import { countRows, deliverInParallel } from './support/deliver.ts';
 import { startCliProcess, type GatewayProcess } from './support/processes.ts';
+import { until } from './support/until.ts';
 
 const READY = /listening on (http:\/\/\S+)/;
 const pidsIn = (output: string) =>
@@ -18,14 +19,6 @@ const alive = (pid: number) => {
     return false;
   }
 };
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('leadgate serve --workers', () => {
   it('When the embedded database is configured, then --workers is refused with the reason and exit 1', async () => {
     const started = startCliProcess(['serve', '--workers', '2'], { DATABASE_URL: '' }, READY);

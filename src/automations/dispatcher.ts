@@ -22,8 +22,8 @@ export interface Dispatcher {
   /** One round: hand new outbox messages on, send due webhooks, send due texts. */
   runOnce(): Promise<DispatchRound>;
   /**
-   * Rounds until stopped, in two loops (hand on and text; send webhooks), each at once while it
-   * finds work and every LIMITS.dispatcherPollMs when idle.
+   * Rounds until stopped, in three loops (hand on; send webhooks; send texts), each at once while
+   * it finds work and every LIMITS.dispatcherPollMs when idle.
    */
   start(): void;
   /** Stops after the round in progress. */
@@ -88,15 +88,14 @@ export function createDispatcher(
     return round;
   };
 
-  // Two loops, so sending webhooks never waits for handing on new messages, nor the other way:
-  // each goes again at once while it finds work, and every LIMITS.dispatcherPollMs when idle.
+  // Three loops, so none waits for another: handing on new messages, sending webhooks, and texting
+  // (a text provider answers in hundreds of ms; a round of texts in the hand-on loop held back
+  // every webhook behind it). Each goes again at once while it finds work, and every
+  // LIMITS.dispatcherPollMs when idle.
   const loops: Array<() => Promise<boolean>> = [
-    async () => {
-      const at = now();
-      const dispatched = await handOn(at);
-      return progress({ dispatched, texts: await sendTexts(at) });
-    },
+    async () => progress({ dispatched: await handOn(now()) }),
     async () => progress(await sendWebhooks()),
+    async () => progress({ texts: await sendTexts(now()) }),
   ];
   let stopped = true;
   const running = new Set<Promise<void>>();
