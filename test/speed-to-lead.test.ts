@@ -243,6 +243,51 @@ describe('speed to lead: the first text', () => {
     expect(most).toBeGreaterThan(1);
   });
 
+  it('When 40 prospects are texted in one round, then each text is recorded with its own history line, in a few statements rather than two per text', async () => {
+    const src = await source();
+    const leadIds: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const res = await deliver(t.app, src.token, {
+        name: `Crowd ${i}`,
+        phone: `31255502${String(i).padStart(2, '0')}`,
+        state: 'IL',
+        sms_consent: true,
+      });
+      leadIds.push(res.json().lead_id);
+    }
+    const at = new Date('2027-01-15T18:00:00Z');
+    await testDispatcher(t.db, [0], { now: () => at }).runOnce(); // hands on; the texts are due
+    await t.db.query("UPDATE sms_messages SET status = 'scheduled' WHERE lead_id = ANY($1::uuid[])", [
+      leadIds,
+    ]);
+    await t.db.query('DELETE FROM lead_history WHERE lead_id = ANY($1::uuid[]) AND event = $2', [
+      leadIds,
+      'sms_sent',
+    ]);
+    let statements = 0;
+    const counted = {
+      ...t.db,
+      query: (sql: string, params?: unknown[]) => {
+        statements++;
+        return t.db.query(sql, params);
+      },
+    } as typeof t.db;
+    const round = await testDispatcher(counted, [0], { now: () => at }).runOnce();
+    expect(round.texts.sent).toBe(40);
+    expect(statements).toBeLessThan(40); // 80 when each text asked and recorded on its own
+    for (const leadId of leadIds) {
+      const [text] = await texts(leadId);
+      expect(text?.status).toBe('sent');
+      const lines = (await history(leadId)).filter((h) => h.event === 'sms_sent');
+      expect(lines).toHaveLength(1);
+      const { rows } = await t.db.query<{ sms_id: string; to_phone: string }>(
+        'SELECT sms_id, to_phone FROM sms_messages WHERE lead_id = $1',
+        [leadId],
+      );
+      expect(lines[0]?.details).toMatchObject({ sms_id: rows[0]?.sms_id, to: rows[0]?.to_phone });
+    }
+  });
+
   it('When the same contact is delivered again within 24 hours, then it is not texted again', async () => {
     const src = await source();
     const lead = { name: 'Twice Tina', phone: '3125550109', state: 'IL', sms_consent: true };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/index.ts';
-import { columnList, valueExpressions } from '../db/row-shape.ts';
+import { columnList } from '../db/row-shape.ts';
 import { HISTORY_ROW, historyRow, type NewHistoryEntry } from '../leads/lead-repository.ts';
 
 export interface NewText {
@@ -55,10 +55,6 @@ export async function textsSince(
     [numbers.map((n) => n.agent_id), numbers.map((n) => n.phone), since.toISOString()],
   );
   return new Map(rows.map((r) => [agentPhoneKey(r.agent_id, r.to_phone), r.n]));
-}
-
-export async function isOptedOut(tx: Queryable, agentId: string, phone: string): Promise<boolean> {
-  return (await optedOut(tx, [{ agent_id: agentId, phone }])).size > 0;
 }
 
 /** Of these numbers (per agent), the ones that opted out, in one query. */
@@ -165,19 +161,39 @@ export async function finishText(db: Queryable, t: ClaimedText, outcome: TextOut
   await db.query(FINISH_TEXT, finishValues(t, outcome));
 }
 
-// The text's row and the lead's history line in one statement: both or neither.
-const SENT_TEXT = `WITH sent AS (${FINISH_TEXT} RETURNING 1)
+// Texts the provider took: each text's row and its lead's history line, all in one statement (a
+// text's two rows both or neither).
+const SENT_TEXTS = `WITH x AS (
+  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS x (agent_id, sms_id, provider, provider_id, n)),
+sent AS (
+  UPDATE sms_messages m SET status = 'sent', lease_until = NULL, provider = x.provider, provider_id = x.provider_id,
+         error = NULL, sent_at = now()
+    FROM x WHERE m.agent_id = x.agent_id AND m.sms_id = x.sms_id
+  RETURNING x.n)
 INSERT INTO ${HISTORY_ROW.table} (${columnList(HISTORY_ROW)})
-SELECT ${valueExpressions(HISTORY_ROW, 8).join(', ')} FROM sent`;
+SELECT ${HISTORY_ROW.columns.map((c) => (c.value ? c.value.replaceAll('$', `h.${c.name}`) : `h.${c.name}`)).join(', ')}
+  FROM unnest(${HISTORY_ROW.columns.map((c, i) => `$${i + 5}::${c.type}[]`).join(', ')}) WITH ORDINALITY
+       AS h (${columnList(HISTORY_ROW)}, n)
+  JOIN sent USING (n)
+ ORDER BY h.n`;
 
-/** A text the provider took: recorded `sent`, and written to the lead's history, in one statement. */
-export async function recordSentText(
-  db: Queryable,
-  t: ClaimedText,
-  sent: { provider: string; provider_id: string | null },
-  history: NewHistoryEntry,
-): Promise<void> {
-  await db.query(SENT_TEXT, [...finishValues(t, { status: 'sent', ...sent }), ...historyRow(history)]);
+export interface SentText {
+  t: ClaimedText;
+  sent: { provider: string; provider_id: string | null };
+  history: NewHistoryEntry;
+}
+
+/** Texts the provider took: recorded `sent`, each written to its lead's history, in one statement. */
+export async function recordSentTexts(db: Queryable, texts: readonly SentText[]): Promise<void> {
+  if (texts.length === 0) return;
+  const history = texts.map((x) => historyRow(x.history));
+  await db.query(SENT_TEXTS, [
+    texts.map((x) => x.t.agent_id),
+    texts.map((x) => x.t.sms_id),
+    texts.map((x) => x.sent.provider),
+    texts.map((x) => x.sent.provider_id),
+    ...HISTORY_ROW.columns.map((_c, i) => history.map((row) => row[i])),
+  ]);
 }
 
 /**

@@ -1,0 +1,48 @@
+/**
+ * Calls gathered into round trips: the calls made in one turn of the event loop, or while the
+ * previous round trip is under way, go to `run` together. Under load one statement answers many
+ * callers; a caller alone waits only for the next turn. One round trip runs at a time. `run` gets
+ * the items in the order they came and returns one result per item, in that order; when it fails,
+ * every caller of that round trip gets its error.
+ */
+export function gathered<I, R>(run: (items: I[]) => Promise<R[]>): (item: I) => Promise<R> {
+  interface Waiting {
+    item: I;
+    resolve: (result: R) => void;
+    reject: (err: unknown) => void;
+  }
+  let waiting: Waiting[] = [];
+  let busy = false;
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (busy || waiting.length === 0) return;
+    const batch = waiting;
+    waiting = [];
+    busy = true;
+    Promise.resolve()
+      .then(() => run(batch.map((w) => w.item)))
+      .then(
+        (results) => {
+          batch.forEach((w, i) => {
+            w.resolve(results[i] as R);
+          });
+        },
+        (err: unknown) => {
+          for (const w of batch) w.reject(err);
+        },
+      )
+      .finally(() => {
+        busy = false;
+        flush();
+      });
+  };
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      waiting.push({ item, resolve, reject });
+      if (!busy && !scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+}
