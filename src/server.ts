@@ -7,7 +7,7 @@ import { buildApp } from './app.ts';
 import { LIMITS, type Config } from './config.ts';
 import { isTransientDbError } from './db/database.ts';
 import { createDb, type Database } from './db/index.ts';
-import { maintainEmbedded } from './db/maintenance.ts';
+import { maintainTables } from './db/maintenance.ts';
 import { migrate } from './db/migrate.ts';
 import { acquireDataDirLock, type DataDirLock } from './db/data-dir-lock.ts';
 import { ensureDemoSource, type DemoSource } from './admin/demo.ts';
@@ -179,7 +179,7 @@ export async function startServer(
 
   const purge = setInterval(() => purgeExpiredRows(db, app.log), LIMITS.idempotencyPurgeMs);
   purge.unref();
-  const stopMaintenance = db.kind === 'pglite' ? maintainEmbedded(db, app.log) : () => undefined;
+  const stopMaintenance = await maintainTables(db, app.log);
   const dispatcher = createDispatcher(db, config.automations, app.log, { metrics });
   if (config.automations.dispatcherInServe) dispatcher.start();
 

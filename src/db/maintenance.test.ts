@@ -1,18 +1,25 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createTestDb } from '../../test/support/db.ts';
 import { LIMITS } from '../config.ts';
 import type { Database } from './database.ts';
-import { maintainEmbedded } from './maintenance.ts';
+import { maintainTables, vacuumStatement } from './maintenance.ts';
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-function fakeDb(fail: () => boolean) {
+const quiet = { info: () => undefined, warn: () => undefined };
+
+/** A database that records its statements; a PostgreSQL one answers SHOW autovacuum and its tables. */
+function fakeDb(fail: () => boolean, kind: 'pglite' | 'postgres' = 'pglite', autovacuum = 'on') {
   const statements: string[] = [];
   const db = {
-    kind: 'pglite',
+    kind,
     query: async (sql: string) => {
       statements.push(sql);
+      if (sql === 'SHOW autovacuum') return { rows: [{ autovacuum }], rowCount: 1 };
+      if (sql.includes('pg_tables'))
+        return { rows: [{ name: 's.leads' }, { name: 's.outbox' }], rowCount: 2 };
       if (fail()) throw new Error('disk full');
       return { rows: [], rowCount: 0 };
     },
@@ -20,11 +27,11 @@ function fakeDb(fail: () => boolean) {
   return { db, statements };
 }
 
-describe('maintainEmbedded', () => {
+describe('maintainTables', () => {
   it('When its interval passes, then the embedded database is vacuumed and analyzed, again and again until stopped', async () => {
     vi.useFakeTimers();
     const { db, statements } = fakeDb(() => false);
-    const stop = maintainEmbedded(db, { warn: () => undefined });
+    const stop = await maintainTables(db, quiet);
     await vi.advanceTimersByTimeAsync(LIMITS.embeddedMaintenanceMs - 1);
     expect(statements).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
@@ -41,7 +48,7 @@ describe('maintainEmbedded', () => {
     let failing = true;
     const { db, statements } = fakeDb(() => failing);
     const warnings: string[] = [];
-    const stop = maintainEmbedded(db, { warn: (_obj, msg) => warnings.push(msg) });
+    const stop = await maintainTables(db, { ...quiet, warn: (_obj, msg) => warnings.push(msg) });
     await vi.advanceTimersByTimeAsync(LIMITS.embeddedMaintenanceMs);
     expect(warnings).toHaveLength(1);
     failing = false;
@@ -49,5 +56,51 @@ describe('maintainEmbedded', () => {
     expect(statements).toHaveLength(2);
     expect(warnings).toHaveLength(1);
     stop();
+  });
+
+  it('When PostgreSQL runs autovacuum, then the server vacuums nothing itself', async () => {
+    vi.useFakeTimers();
+    const { db, statements } = fakeDb(() => false, 'postgres', 'on');
+    const stop = await maintainTables(db, quiet);
+    await vi.advanceTimersByTimeAsync(3 * LIMITS.embeddedMaintenanceMs);
+    expect(statements).toEqual(['SHOW autovacuum']);
+    stop();
+  });
+
+  it('When autovacuum is off on PostgreSQL, then the server vacuums and analyzes its own tables, skipping locked ones, and says so', async () => {
+    vi.useFakeTimers();
+    const { db, statements } = fakeDb(() => false, 'postgres', 'off');
+    const said: string[] = [];
+    const stop = await maintainTables(db, { ...quiet, info: (_obj, msg) => said.push(msg) });
+    expect(said).toEqual([expect.stringContaining('autovacuum is off')]);
+    await vi.advanceTimersByTimeAsync(LIMITS.embeddedMaintenanceMs);
+    expect(statements.at(-1)).toBe('VACUUM (ANALYZE, SKIP_LOCKED) s.leads, s.outbox');
+    stop();
+  });
+});
+
+describe('vacuumStatement on a real database', () => {
+  it('When it runs, then it succeeds and covers this installation’s tables only (or autovacuum does it)', async () => {
+    const { db, cleanup } = await createTestDb();
+    try {
+      const statement = await vacuumStatement(db);
+      if (db.kind === 'postgres') {
+        const { rows } = await db.query<{ autovacuum: string; schema: string }>(
+          'SELECT current_setting($1) AS autovacuum, current_schema() AS schema',
+          ['autovacuum'],
+        );
+        if (rows[0]?.autovacuum === 'on') {
+          expect(statement).toBeNull();
+          return;
+        }
+        expect(statement).toContain(`${rows[0]?.schema ?? ''}.outbox`);
+        expect(statement).toContain(`${rows[0]?.schema ?? ''}.webhook_deliveries`);
+        expect(statement).not.toMatch(/pg_catalog|public\./);
+      }
+      expect(statement).not.toBeNull();
+      await db.query(statement ?? '');
+    } finally {
+      await cleanup();
+    }
   });
 });
