@@ -18,7 +18,7 @@ async function withDestination(t: TestApp, url: string) {
 // Long enough that the survivor's first round surely ends inside the dead worker's lease.
 const LEASE_MS = 1_000;
 
-describe('dispatcher: a worker that dies mid-delivery', () => {
+describe('dispatcher: a worker that dies mid-delivery, and texts apart from webhooks', () => {
   let t: TestApp;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
@@ -53,19 +53,6 @@ describe('dispatcher: a worker that dies mid-delivery', () => {
         src.destination_id,
       ]),
     ).toBe(1);
-  });
-});
-
-describe('dispatcher: texting apart from webhooks', () => {
-  let t: TestApp;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
   });
 
   it('When the text provider has not answered yet, then a later lead is still handed on and its webhook sent', async () => {
