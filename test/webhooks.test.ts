@@ -337,4 +337,26 @@ describe('webhooks: destinations on private networks', () => {
       expect(res.json().error_code).toBe('VALIDATION_ERROR');
     },
   );
+
+  it('When a destination’s host resolves to a private address by the time of sending, then nothing is sent to it and the delivery says why', async () => {
+    const src = await seedSource(strict.db, 'Strict rebinding');
+    const added = await addDestination(strict.app, src.source_id, { url: 'https://8.8.8.8/hook' });
+    expect(added.statusCode).toBe(201);
+    // The name was public when added; now it resolves to the receiver on 127.0.0.1.
+    const port = new URL(receiver.url).port;
+    await strict.db.query('UPDATE sync_destinations SET url = $1 WHERE destination_id = $2', [
+      `http://localhost:${port}/rebound`,
+      (added.json() as { destination_id: string }).destination_id,
+    ]);
+    await deliver(strict.app, src.token, { name: 'Rebound Rita', phone: '2145550177' });
+    await testDispatcher(strict.db, [0, 60_000], {}, { allowPrivateDestinations: false }).runOnce();
+    expect(at('/rebound')).toHaveLength(0);
+    const { rows } = await strict.db.query<{ status: string; last_error: string }>(
+      'SELECT status, last_error FROM webhook_deliveries WHERE agent_id = $1',
+      [src.agent_id],
+    );
+    expect(rows).toEqual([
+      { status: 'pending', last_error: expect.stringContaining('non-public address (127.0.0.1)') },
+    ]);
+  });
 });

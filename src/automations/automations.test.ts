@@ -233,4 +233,10 @@ describe('checkDestinationUrl', () => {
   it('When private destinations are allowed, then a loopback address is accepted', async () => {
     expect(await checkDestinationUrl('http://127.0.0.1:9/x', true)).toEqual({ ok: true });
   });
+  it('When checked before a delivery (no lookup), then an address in the URL is still refused and a host name is left to the connection', async () => {
+    expect((await checkDestinationUrl('http://127.0.0.1/x', false, { resolve: false })).ok).toBe(false);
+    expect((await checkDestinationUrl('http://[::1]/x', false, { resolve: false })).ok).toBe(false);
+    expect((await checkDestinationUrl('http://localhost/x', false, { resolve: false })).ok).toBe(true);
+    expect((await checkDestinationUrl('http://localhost/x', false)).ok).toBe(false);
+  });
 });

@@ -15,7 +15,7 @@ async function serve(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const send = (url: string, extra: { timeoutMs?: number; readBody?: boolean } = {}) =>
+const send = (url: string, extra: { timeoutMs?: number; readBody?: boolean; publicOnly?: boolean } = {}) =>
   post(url, { headers: { 'content-type': 'application/json' }, body: '{"é":1}', timeoutMs: 2_000, ...extra });
 
 describe('post: the dispatcher’s outbound POST', () => {
@@ -64,5 +64,21 @@ describe('post: the dispatcher’s outbound POST', () => {
     await expect(send('not a url')).rejects.toThrow(/invalid URL/);
     await expect(send('ftp://127.0.0.1/x')).rejects.toThrow(/unsupported protocol/);
     await expect(send('http://127.0.0.1:1/')).rejects.toThrow(/ECONNREFUSED/);
+  });
+});
+
+describe('post: public destinations only', () => {
+  it('When the host resolves to a private address, then no connection is made and the reason is the error', async () => {
+    let reached = false;
+    const url = await serve((_req, res) => {
+      reached = true;
+      res.end();
+    });
+    const byName = url.replace('127.0.0.1', 'localhost');
+    await expect(send(byName, { publicOnly: true })).rejects.toThrow(
+      /non-public address \((127\.0\.0\.1|::1)\)/,
+    );
+    expect(reached).toBe(false);
+    expect((await send(byName)).status).toBe(200); // the same host, private destinations allowed
   });
 });

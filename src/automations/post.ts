@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { publicOnlyLookup } from './destination-address.ts';
 
 /** What a receiver answered. */
 export interface PostAnswer {
@@ -8,9 +9,14 @@ export interface PostAnswer {
   body: string;
 }
 
+const AGENT = { keepAlive: true, maxSockets: 64 };
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  any: { 'http:': new http.Agent(AGENT), 'https:': new https.Agent(AGENT) },
+  // Connections only to public addresses, checked as each connection is made.
+  publicOnly: {
+    'http:': new http.Agent({ ...AGENT, lookup: publicOnlyLookup }),
+    'https:': new https.Agent({ ...AGENT, lookup: publicOnlyLookup }),
+  },
 };
 
 /**
@@ -22,7 +28,14 @@ const agents = {
  */
 export function post(
   url: string,
-  opts: { headers: Record<string, string>; body: string; timeoutMs: number; readBody?: boolean },
+  opts: {
+    headers: Record<string, string>;
+    body: string;
+    timeoutMs: number;
+    readBody?: boolean;
+    /** Refuse to connect to a host that resolves to a non-public address (destination-address.ts). */
+    publicOnly?: boolean;
+  },
 ): Promise<PostAnswer> {
   return new Promise((resolve, reject) => {
     let target: URL;
@@ -40,7 +53,7 @@ export function post(
     const send = protocol === 'https:' ? https.request : http.request;
     const req = send(target, {
       method: 'POST',
-      agent: agents[protocol],
+      agent: agents[opts.publicOnly ? 'publicOnly' : 'any'][protocol],
       headers: { ...opts.headers, 'content-length': String(Buffer.byteLength(opts.body)) },
     });
     const timer = setTimeout(() => {

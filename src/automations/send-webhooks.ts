@@ -69,7 +69,8 @@ async function sendOne(
     await markDestinationFailing(db, d.destination_id, s.disableAfterMs);
     return retryInMs === null ? 'dead' : 'failed';
   };
-  const address = await checkDestinationUrl(d.url, s.allowPrivateDestinations);
+  // A host name's addresses are checked as the connection is made (post's publicOnly).
+  const address = await checkDestinationUrl(d.url, s.allowPrivateDestinations, { resolve: false });
   if (!address.ok) return fail(null, `not sent: ${address.reason}`);
 
   const body = JSON.stringify(d.body);
@@ -83,6 +84,7 @@ async function sendOne(
       },
       body,
       timeoutMs: s.timeoutMs,
+      publicOnly: !s.allowPrivateDestinations,
     }));
   } catch (err) {
     return fail(null, err instanceof Error ? err.message : String(err));

@@ -12,9 +12,13 @@ const automationConfig = (retrySchedule: number[] = [0]): AutomationConfig => ({
 
 const quiet = { info: () => undefined, warn: () => undefined };
 
-/** A dispatcher that logs nothing; `opts` as for createDispatcher (clock, SMS provider, lease, metrics). */
+/**
+ * A dispatcher that logs nothing; `opts` as for createDispatcher (clock, SMS provider, lease,
+ * metrics); `config` changes the test settings (private destinations refused, say).
+ */
 export const testDispatcher = (
   db: Database,
   retrySchedule?: number[],
   opts: Parameters<typeof createDispatcher>[3] = {},
-) => createDispatcher(db, automationConfig(retrySchedule), quiet, opts);
+  config: Partial<AutomationConfig> = {},
+) => createDispatcher(db, { ...automationConfig(retrySchedule), ...config }, quiet, opts);
