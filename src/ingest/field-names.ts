@@ -19,18 +19,38 @@ export interface ResolvedName {
 }
 
 /**
+ * `fn` remembered by the key as sent: a vendor sends the same keys with every lead, and folding
+ * them is most of the mapper's work. Bounded twice: only keys of a field name's length are kept
+ * (at most 100 characters), and the memory is emptied when it holds 10,000, so a flood of unique or
+ * huge keys holds a few MB at most.
+ */
+function remembered<T>(fn: (key: string) => T): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    const hit = known.get(key);
+    if (hit !== undefined || known.has(key)) return hit as T;
+    const value = fn(key);
+    if (key.length <= 100) {
+      if (known.size >= 10_000) known.clear();
+      known.set(key, value);
+    }
+    return value;
+  };
+}
+
+/**
  * `First Name`, `firstName`, `first-name`, `FIRST_NAME` → `first_name`. camelCase boundaries become
  * underscores, then every run of characters that is not a letter or digit does too (a vendor's
  * `Phone #` or `E-mail:` means the same as `phone`/`e_mail`), and the result is lowercased.
  */
-export function foldKey(key: string): string {
-  return key
+export const foldKey = remembered((key: string): string =>
+  key
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1_$2')
     .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1_$2')
     .toLowerCase()
     .replace(/[^\p{L}\p{M}\p{N}]+/gu, '_')
-    .replace(/^_+|_+$/g, '');
-}
+    .replace(/^_+|_+$/g, ''),
+);
 
 /** The folded name without underscores: `cellphone` and `cell_phone` are one name. */
 export function compactKey(folded: string): string {
@@ -87,26 +107,8 @@ export function buildNameIndex(aliasTable: AliasTable, fallbackTable: AliasTable
 
 const INDEX = buildNameIndex(FIELD_ALIASES, FALLBACK_ALIASES);
 
-/**
- * Resolved names, by the key as sent: a vendor sends the same keys with every lead, and folding is
- * most of the mapper's work. Bounded twice: only keys of a field name's length are kept (at most
- * RESOLVED_KEY_MAX characters), and the map is emptied when full, so a flood of unique or huge keys
- * holds about 2 MB at most.
- */
-const RESOLVED = new Map<string, ResolvedName | null>();
-const RESOLVED_MAX = 10_000;
-const RESOLVED_KEY_MAX = 100;
-
 /** Which canonical or control field a sent key names, if any. Unknown keys give undefined. */
-export function resolveFieldName(key: string): ResolvedName | undefined {
-  const known = RESOLVED.get(key);
-  if (known !== undefined) return known ?? undefined;
-  const resolved = resolveUncached(key);
-  if (key.length > RESOLVED_KEY_MAX) return resolved;
-  if (RESOLVED.size >= RESOLVED_MAX) RESOLVED.clear();
-  RESOLVED.set(key, resolved ?? null);
-  return resolved;
-}
+export const resolveFieldName = remembered(resolveUncached);
 
 function resolveUncached(key: string): ResolvedName | undefined {
   const exact = INDEX.targets.get(key);

@@ -85,4 +85,18 @@ describe('normalizePhone without the parser', () => {
       { numRuns: 5_000 },
     );
   });
+
+  it('When any text has fewer than ten digits, then the answer is the one libphonenumber-js gives', () => {
+    const short = fc.oneof(
+      fc.stringMatching(/^[+1(]?[\d ().x#a-z-]{0,14}$/).filter((t) => t.replace(/\D/g, '').length < 10),
+      fc.string({ maxLength: 20 }),
+      fc.string({ unit: 'binary', maxLength: 16 }),
+    );
+    fc.assert(
+      fc.property(short, (text) => {
+        expect(normalizePhone(text)).toEqual(parseWithLibrary(text.trim()));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
 });

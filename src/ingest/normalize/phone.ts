@@ -22,8 +22,16 @@ export function normalizePhone(value: JsonValue): Normalized<string> {
   // several times faster (a property test holds it to libphonenumber's).
   const plain = PLAIN_NANP.exec(text);
   if (plain) return valid(`${plain[1] ?? plain[2]}${plain[3]}${plain[4]}`);
+  // Fewer than ten digits can never be a 10-digit number. The parser reads digits only (letters are
+  // not turned into digits), though other scripts' digits too: so this shortcut is for ASCII text.
+  if (PRINTABLE_ASCII.test(text) && text.replace(NOT_DIGIT, '').length < 10) {
+    return invalid('INVALID_PHONE', EXPECTED_PHONE);
+  }
   return parseWithLibrary(text);
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const NOT_DIGIT = /\D/g;
 
 /**
  * `2133734253`, `213-373-4253`, `213.373.4253`, `213 373 4253`, `(213) 373-4253`, optionally after
