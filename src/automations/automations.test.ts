@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
-import { checkDestinationUrl } from './destination-address.ts';
+import { checkDestinationUrl, publicOnlyLookup } from './destination-address.ts';
 import { optOutWord } from './opt-out.ts';
 import { sha256, webhookBody } from './payloads.ts';
 import { nextDelay } from './retry-schedule.ts';
@@ -232,6 +232,21 @@ describe('checkDestinationUrl', () => {
   });
   it('When private destinations are allowed, then a loopback address is accepted', async () => {
     expect(await checkDestinationUrl('http://127.0.0.1:9/x', true)).toEqual({ ok: true });
+  });
+  it('When a connection looks up a public address, then it gets it in the form it asked for; a private one is refused', async () => {
+    const ask = (host: string, all: boolean) =>
+      new Promise<unknown>((resolve) => {
+        publicOnlyLookup(host, { all }, (err, address, family) => {
+          resolve(err ? err.message : { address, family });
+        });
+      });
+    expect(await ask('8.8.8.8', false)).toEqual({ address: '8.8.8.8', family: 4 });
+    expect(await ask('8.8.8.8', true)).toEqual({
+      address: [{ address: '8.8.8.8', family: 4 }],
+      family: undefined,
+    });
+    expect(await ask('127.0.0.1', false)).toBe('the host resolves to a non-public address (127.0.0.1)');
+    expect(await ask('localhost', true)).toMatch(/non-public address/);
   });
   it('When checked before a delivery (no lookup), then an address in the URL is still refused and a host name is left to the connection', async () => {
     expect((await checkDestinationUrl('http://127.0.0.1/x', false, { resolve: false })).ok).toBe(false);
