@@ -55,10 +55,7 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     t = await createTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = t.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('not listening');
-    base = `http://127.0.0.1:${address.port}`;
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     agent = await makeAgent('Dana Whitfield', 'America/New_York');
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -15,10 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), 'leadgate-import-'));
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('not listening');
-  url = `http://127.0.0.1:${address.port}`;
+  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   await t.close();
@@ -135,9 +132,7 @@ describe('leadgate send', () => {
   it('When the source’s rate limit is hit, then the importer paces itself on 429 and Retry-After (showing progress on a terminal): every row created once, none lost', async () => {
     const limited = await createTestApp({ testDb: t.testDb, rateLimit: { rps: 20, burst: 5 } });
     try {
-      await limited.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = limited.app.server.address();
-      if (!address || typeof address === 'string') throw new Error('not listening');
+      const limitedUrl = await limited.app.listen({ port: 0, host: '127.0.0.1' });
       const s = await seedSource(t.db, 'Paced Import');
       const out = join(dir, 'paced.jsonl');
       let err = '';
@@ -157,7 +152,7 @@ describe('leadgate send', () => {
         {
           out: () => undefined,
           err: (x) => (err += x),
-          env: { LEADGATE_URL: `http://127.0.0.1:${address.port}`, ADMIN_API_KEY: ADMIN_KEY },
+          env: { LEADGATE_URL: limitedUrl, ADMIN_API_KEY: ADMIN_KEY },
           isTTY: true, // as on a terminal: progress on stderr
         },
       );

@@ -25,8 +25,7 @@ let seeded: Awaited<ReturnType<typeof seedSource>>;
 describe.skipIf(!browserAvailable)('the sender client in a browser', () => {
   beforeAll(async () => {
     t = await createTestApp();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    gateway = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    gateway = await t.app.listen({ port: 0, host: '127.0.0.1' });
     seeded = await seedSource(t.db, 'Browser Form Agent');
     // Another origin: a vendor's page that loads the client as an ES module.
     site = createServer((req, res) => {

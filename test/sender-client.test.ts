@@ -12,10 +12,7 @@ let token: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('not listening');
-  url = `http://127.0.0.1:${address.port}`;
+  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
   token = (await seedSource(t.db, 'Client Agent')).token;
 });
 afterAll(async () => {
