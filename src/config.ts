@@ -55,6 +55,8 @@ export const LIMITS = {
   knownTokenCacheMs: 60_000,
   knownTokenCacheSize: 10_000,
   tokenLookupBatch: 500,
+  /** Resends (source, key, body digest) each process remembers as having used their key. */
+  exactRetriesRemembered: 20_000,
   /** Rate-limit buckets kept in memory; beyond this, full buckets are forgotten. */
   rateLimitBuckets: 50_000,
   /**

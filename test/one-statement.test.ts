@@ -33,6 +33,7 @@ function liveDelivery(claim: SourceClaim, body: JsonObject, key: string | undefi
   return {
     lead,
     replayKey,
+    bodyDigest: null,
     leadKey: replayKey,
     externalId: null,
     agenda: lead.appointment ? { kind: 'book' } : null,

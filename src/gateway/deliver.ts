@@ -1,7 +1,9 @@
 import { parseBookingEvent } from '../booking-events/parse-event.ts';
 import type { Database } from '../db/index.ts';
 import type { ErrorCode } from '../errors.ts';
+import { bodyDigest } from '../idempotency/body-digest.ts';
 import { parseIdempotencyKey } from '../idempotency/idempotency-key.ts';
+import type { ExactRetries, Resend } from './exact-retries.ts';
 import { recordListenSample } from './listen.ts';
 import { readDeliveryBody } from './parse-body.ts';
 import { keepRefused, type WarningLog } from './refused-sample.ts';
@@ -9,7 +11,13 @@ import { rejected, unavailable, type DeliveryResult } from './result.ts';
 import { deliverSchedulerEvent } from './scheduler-event.ts';
 import { UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
-import { writeDelivery } from './write-delivery.ts';
+import { failedWrite, writeDelivery } from './write-delivery.ts';
+
+/** What deliveries share: the database, and the memory of exact retries (exact-retries.ts). */
+export interface Gateway {
+  db: Database;
+  exactRetries: ExactRetries;
+}
 
 /** What the route hands over of a request, once the sender is authenticated. */
 export interface DeliveryRequest {
@@ -24,21 +32,31 @@ export interface DeliveryRequest {
 }
 
 /**
- * One delivery, after authentication. When the source came from this process's memory, a live
- * lead's write checks the token itself; any other step asks for the database's word first
+ * One delivery, after authentication. An exact resend of a delivery that used its key is answered
+ * from the stored response (exact-retries.ts). When the source came from this process's memory, a
+ * live lead's write checks the token itself; any other step asks for the database's word first
  * (UNCONFIRMED), and the delivery is made again with what the database says — a revoked token is
  * refused 401 on its very next request.
  */
 export async function deliver(
-  db: Database,
+  gateway: Gateway,
   claim: SourceClaim,
   request: DeliveryRequest,
 ): Promise<DeliveryResult> {
-  const first = await deliverAs(db, claim, request);
+  const resend = resendOf(request);
+  if (resend) {
+    try {
+      const answer = await gateway.exactRetries.answer(claim, resend);
+      if (answer) return { kind: 'replayed', answer, sameBody: true };
+    } catch (err) {
+      return failedWrite(err);
+    }
+  }
+  const first = await deliverAs(gateway, claim, request, resend);
   if (first.kind !== UNCONFIRMED.kind) return first;
   const fresh = await request.confirm();
   if (!fresh) return rejected('INVALID_SOURCE_TOKEN');
-  const second = await deliverAs(db, fresh, request);
+  const second = await deliverAs(gateway, fresh, request, resend);
   // The source changed again between the database's answer and the write: a retry will do.
   return second.kind === UNCONFIRMED.kind ? unavailable() : second;
 }
@@ -50,9 +68,10 @@ export async function deliver(
  * kept as a sample for the agent, with the same answer.
  */
 async function deliverAs(
-  db: Database,
+  { db, exactRetries }: Gateway,
   claim: SourceClaim,
   request: DeliveryRequest,
+  resend: Resend | null,
 ): Promise<DeliveryResult | Unconfirmed> {
   const { source } = claim;
   // A step whose writes do not check the token themselves runs only on the database's word.
@@ -76,13 +95,28 @@ async function deliverAs(
   const key = parseIdempotencyKey(request.idempotencyHeader, lead.control.idempotency_key);
   if (!key.ok) return refuse('INVALID_IDEMPOTENCY_KEY', key.details);
 
-  return writeDelivery(db, claim, {
+  // The header's key wins over the body's: a resend's bytes are stored with the key it names.
+  const bytes = resend && resend.key === key.key ? resend : null;
+  const result = await writeDelivery(db, claim, {
     lead,
     replayKey: key.key ?? null,
+    bodyDigest: bytes?.digest ?? null,
     leadKey: key.key ?? null,
     externalId: null,
     agenda: lead.appointment ? { kind: 'book' } : null,
     meeting: null,
     scheduler: null,
   });
+  const used = result.kind === 'created' || result.kind === 'merged' || result.kind === 'replayed';
+  if (bytes && used && (result.kind !== 'replayed' || result.sameBody))
+    exactRetries.remember(source.source_id, bytes);
+  return result;
+}
+
+/** A delivery under a well-formed `Idempotency-Key` header, with its body's digest; null otherwise. */
+function resendOf(request: DeliveryRequest): Resend | null {
+  if (request.idempotencyHeader === undefined) return null;
+  const key = parseIdempotencyKey(request.idempotencyHeader, undefined);
+  if (!key.ok || key.key === undefined) return null;
+  return { key: key.key, digest: bodyDigest(request.contentType, request.rawBody) };
 }

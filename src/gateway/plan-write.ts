@@ -32,6 +32,11 @@ export interface LiveDelivery {
   lead: PreparedLead;
   /** The replay key, per source: the sender's idempotency key, or a scheduler's invitee uri + event. */
   replayKey: string | null;
+  /**
+   * The body digest stored with the replay key (idempotency/body-digest.ts): set when the key is
+   * the sender's `Idempotency-Key` header, so an exact resend can be answered without mapping.
+   */
+  bodyDigest: string | null;
   /** Stored on the lead as `idempotency_key`. */
   leadKey: string | null;
   /** The appointment's external id: a scheduler's invitee uri. */

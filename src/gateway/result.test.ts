@@ -58,7 +58,11 @@ describe('toAnswer: every result, as the sender receives it', () => {
     ],
     [
       'a replay (the stored answer, as stored, with idempotent_replay last)',
-      { kind: 'replayed', answer: { listen: false, status: 'New', lead_id: 'L1', success: true } },
+      {
+        kind: 'replayed',
+        answer: { listen: false, status: 'New', lead_id: 'L1', success: true },
+        sameBody: false,
+      },
       '200 {} {"listen":false,"status":"New","lead_id":"L1","success":true,"idempotent_replay":true}',
     ],
     [

@@ -14,8 +14,11 @@ import type { LeadStatus } from '../leads/lead-status.ts';
 export type DeliveryResult =
   | { kind: 'created'; lead: DeliveredLead }
   | { kind: 'merged'; lead: DeliveredLead }
-  /** The first answer under this idempotency key, as it was stored. */
-  | { kind: 'replayed'; answer: JsonObject }
+  /**
+   * The first answer under this idempotency key, as it was stored; `sameBody`: the resend's bytes
+   * are the first delivery's (idempotency/body-digest.ts).
+   */
+  | { kind: 'replayed'; answer: JsonObject; sameBody: boolean }
   | { kind: 'listened' }
   /** A scheduler's no-show report, or its removal, applied to a known appointment. */
   | { kind: 'no_show'; marked: boolean; lead_id: string; agent_id: string; status: LeadStatus | null }
@@ -63,14 +66,19 @@ export function unavailable(cause?: unknown): Rejected {
   });
 }
 
-/** The answer to a delivery whose idempotency key is already used: its replay, or a refusal. */
+/**
+ * The answer to a delivery whose idempotency key is already used: its replay, or a refusal. A
+ * resend of the very bytes that used the key is the same delivery, whatever it maps to now (the
+ * source's mapping rules may have changed since); other bytes are a retry when they name the same
+ * contact.
+ */
 export function answerForUsedKey(
-  used: { contact: ContactFingerprint; response: JsonObject | null },
+  used: { contact: ContactFingerprint; response: JsonObject | null; sameBody: boolean },
   fingerprint: ContactFingerprint,
 ): DeliveryResult {
-  if (!isSameContact(used.contact, fingerprint)) return rejected('IDEMPOTENCY_KEY_REUSED');
+  if (!used.sameBody && !isSameContact(used.contact, fingerprint)) return rejected('IDEMPOTENCY_KEY_REUSED');
   if (!used.response) throw new Error('idempotency key row without a response');
-  return { kind: 'replayed', answer: used.response };
+  return { kind: 'replayed', answer: used.response, sameBody: used.sameBody };
 }
 
 export const LISTEN_MESSAGE = 'Sample received for mapping. Check the lead source in the app.';

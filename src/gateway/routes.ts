@@ -6,6 +6,7 @@ import { ERRORS } from '../errors.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { authenticate, type Authenticated } from './authenticate.ts';
 import { deliver } from './deliver.ts';
+import { createExactRetries } from './exact-retries.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { rejected, toAnswer, unavailable, type DeliveryResult, type Rejected } from './result.ts';
 import { createSourceDirectory } from './source-directory.ts';
@@ -35,6 +36,7 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
     done(null, body),
   );
   const guards = { limiter: createRateLimiter(deps.rateLimit), directory: createSourceDirectory(deps.db) };
+  const gateway = { db: deps.db, exactRetries: createExactRetries(deps.db) };
   // What Fastify itself refuses (the body reader) or a fault nobody expected: answered the same way,
   // once the database confirms a token taken from memory (a revoked token is told 401).
   app.setErrorHandler(async (err: FastifyError, request, reply) => {
@@ -56,7 +58,7 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const sender = request.sender;
     if (!sender) return send(request, reply, rejected('MISSING_SOURCE_TOKEN'), deps.metrics);
-    const result = await deliver(deps.db, sender.claim, {
+    const result = await deliver(gateway, sender.claim, {
       rawBody: request.body as Buffer | undefined,
       contentType: request.headers['content-type'],
       idempotencyHeader: request.headers['idempotency-key'],

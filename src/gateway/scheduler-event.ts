@@ -66,6 +66,7 @@ export async function deliverSchedulerEvent(
         lead,
         ...(asNew === lead ? {} : { leadIfNew: asNew }),
         replayKey: event.replayKey,
+        bodyDigest: null,
         leadKey: uri,
         externalId: uri,
         agenda: canceled

@@ -87,7 +87,12 @@ async function writeInTransaction(
   const { source } = claim;
   if (!claim.confirmed && !(await isSourceCurrent(tx, claim.tokenHash, source))) return UNCONFIRMED;
   const scope: KeyScope | null = delivery.replayKey
-    ? { agent_id: source.agent_id, source_id: source.source_id, key: delivery.replayKey }
+    ? {
+        agent_id: source.agent_id,
+        source_id: source.source_id,
+        key: delivery.replayKey,
+        digest: delivery.bodyDigest,
+      }
     : null;
   if (scope) {
     const fingerprint = fingerprintContact(delivery.lead.fields);

@@ -55,7 +55,10 @@ export async function writeNewContact(
   if (!outcome?.authentic) return UNCONFIRMED;
   if (outcome.created) return plan.result;
   if (outcome.used_contact) {
-    return answerForUsedKey({ contact: outcome.used_contact, response: outcome.used_response }, fingerprint);
+    return answerForUsedKey(
+      { contact: outcome.used_contact, response: outcome.used_response, sameBody: outcome.used_same_body },
+      fingerprint,
+    );
   }
   return null;
 }
@@ -65,6 +68,7 @@ interface Outcome {
   created: boolean;
   used_contact: ContactFingerprint | null;
   used_response: JsonObject | null;
+  used_same_body: boolean;
 }
 
 // The parameters, numbered once at start: the checks', then each row's in its shape's order.
@@ -78,8 +82,9 @@ const CHECKS = [
   'hours',
   'phone',
   'email',
+  'digest',
 ];
-const TYPES = ['text', 'uuid', 'integer', 'text', 'jsonb', 'jsonb', 'integer', 'text', 'text'];
+const TYPES = ['text', 'uuid', 'integer', 'text', 'jsonb', 'jsonb', 'integer', 'text', 'text', 'text'];
 const p = (name: string) => `$${CHECKS.indexOf(name) + 1}::${TYPES[CHECKS.indexOf(name)]}`;
 const rowStart = (() => {
   let next = CHECKS.length + 1;
@@ -107,7 +112,8 @@ WITH src AS (
   SELECT agent_id, source_id FROM sources
    WHERE token_hash = ${p('token_hash')} AND source_id = ${p('source_id')} AND revision = ${p('revision')} AND active
 ), used AS (
-  SELECT k.contact, k.response FROM idempotency_keys k JOIN src USING (agent_id, source_id)
+  SELECT k.contact, k.response, (k.body_digest = ${p('digest')}) IS TRUE AS same_body
+    FROM idempotency_keys k JOIN src USING (agent_id, source_id)
    WHERE k.key = ${p('key')} AND k.expires_at > now()
 ), known AS (
   SELECT 1 FROM lead_contacts c JOIN src USING (agent_id) WHERE c.kind = 'phone' AND c.value = ${p('phone')}
@@ -116,13 +122,13 @@ WITH src AS (
 ), go AS (
   SELECT agent_id, source_id FROM src WHERE NOT EXISTS (SELECT FROM used) AND NOT EXISTS (SELECT FROM known)
 ), claimed AS (
-  INSERT INTO idempotency_keys (agent_id, source_id, key, contact, expires_at, lead_id, response)
+  INSERT INTO idempotency_keys (agent_id, source_id, key, contact, expires_at, lead_id, response, body_digest)
   SELECT agent_id, source_id, ${p('key')}, ${p('contact')}, now() + make_interval(hours => ${p('hours')}),
-         $${LEAD_AT + 1}::uuid, ${p('response')}
+         $${LEAD_AT + 1}::uuid, ${p('response')}, ${p('digest')}
     FROM go WHERE ${p('key')} IS NOT NULL
   ON CONFLICT (agent_id, source_id, key) DO UPDATE
      SET contact = EXCLUDED.contact, expires_at = EXCLUDED.expires_at, created_at = now(),
-         lead_id = EXCLUDED.lead_id, response = EXCLUDED.response
+         lead_id = EXCLUDED.lead_id, response = EXCLUDED.response, body_digest = EXCLUDED.body_digest
    WHERE idempotency_keys.expires_at <= now()
   RETURNING 1
 ), lead AS (
@@ -149,7 +155,8 @@ WITH src AS (
    ORDER BY m.n
 )
 SELECT EXISTS (SELECT FROM src) AS authentic, EXISTS (SELECT FROM lead) AS created,
-       (SELECT contact FROM used) AS used_contact, (SELECT response FROM used) AS used_response`;
+       (SELECT contact FROM used) AS used_contact, (SELECT response FROM used) AS used_response,
+       (SELECT same_body FROM used) IS TRUE AS used_same_body`;
 
 /** The statement's parameters, in the order numbered above. */
 function values(
@@ -177,6 +184,7 @@ function values(
     LIMITS.idempotencyWindowHours,
     key('phone'),
     key('email'),
+    d.bodyDigest,
     ...leadRow(plan.leadId, lead.row),
     ...(appointment ? appointmentRow(appointment.row) : APPOINTMENT_ROW.columns.map(() => null)),
     ...historyRow(history),

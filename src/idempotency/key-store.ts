@@ -7,10 +7,13 @@ export interface KeyScope {
   agent_id: string;
   source_id: string;
   key: string;
+  /** The delivery's body digest (body-digest.ts); null when its key is not the sender's header. */
+  digest: string | null;
 }
 
 export type Claim =
-  { kind: 'claimed' } | { kind: 'existing'; contact: ContactFingerprint; response: JsonObject | null };
+  | { kind: 'claimed' }
+  | { kind: 'existing'; contact: ContactFingerprint; response: JsonObject | null; sameBody: boolean };
 
 /**
  * Claims the key inside the caller's transaction. The unique primary key makes a simultaneous
@@ -24,23 +27,35 @@ export async function claimIdempotencyKey(
   contact: ContactFingerprint,
 ): Promise<Claim> {
   const claimed = await tx.query(
-    `INSERT INTO idempotency_keys (agent_id, source_id, key, contact, expires_at)
-     VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5))
+    `INSERT INTO idempotency_keys (agent_id, source_id, key, contact, expires_at, body_digest)
+     VALUES ($1, $2, $3, $4, now() + make_interval(hours => $5), $6)
      ON CONFLICT (agent_id, source_id, key) DO UPDATE
         SET contact = EXCLUDED.contact, expires_at = EXCLUDED.expires_at, created_at = now(),
-            lead_id = NULL, response = NULL
+            lead_id = NULL, response = NULL, body_digest = EXCLUDED.body_digest
       WHERE idempotency_keys.expires_at <= now()
      RETURNING key`,
-    [scope.agent_id, scope.source_id, scope.key, JSON.stringify(contact), LIMITS.idempotencyWindowHours],
+    [
+      scope.agent_id,
+      scope.source_id,
+      scope.key,
+      JSON.stringify(contact),
+      LIMITS.idempotencyWindowHours,
+      scope.digest,
+    ],
   );
   if (claimed.rowCount > 0) return { kind: 'claimed' };
-  const { rows } = await tx.query<{ contact: ContactFingerprint; response: JsonObject | null }>(
-    `SELECT contact, response FROM idempotency_keys WHERE agent_id = $1 AND source_id = $2 AND key = $3`,
-    [scope.agent_id, scope.source_id, scope.key],
+  const { rows } = await tx.query<{
+    contact: ContactFingerprint;
+    response: JsonObject | null;
+    same_body: boolean;
+  }>(
+    `SELECT contact, response, (body_digest = $4) IS TRUE AS same_body FROM idempotency_keys
+      WHERE agent_id = $1 AND source_id = $2 AND key = $3`,
+    [scope.agent_id, scope.source_id, scope.key, scope.digest],
   );
   const row = rows[0];
   if (!row) return claimIdempotencyKey(tx, scope, contact); // purged between the two statements
-  return { kind: 'existing', contact: row.contact, response: row.response };
+  return { kind: 'existing', contact: row.contact, response: row.response, sameBody: row.same_body };
 }
 
 /** Stores the success response to replay; same transaction as the lead it answers for. */
