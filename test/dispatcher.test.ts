@@ -3,7 +3,9 @@ import { claimDueDeliveries } from '../src/automations/delivery-repository.ts';
 import type { SmsProvider } from '../src/automations/sms-providers.ts';
 import { createDb, type Database } from '../src/db/index.ts';
 import { addDestination, createTestApp, seedSource, type TestApp } from './support/app.ts';
-import { testDispatcher } from './support/automations.ts';
+import { createDispatcher } from '../src/automations/dispatcher.ts';
+import { LIMITS } from '../src/config.ts';
+import { testAutomationConfig, testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { startReceiver } from './support/receiver.ts';
@@ -92,6 +94,49 @@ describe('dispatcher: a worker that dies mid-delivery, and texts apart from webh
       release();
       await dispatcher.stop();
     }
+  });
+});
+
+describe('dispatcher: a steady stream of leads', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('When leads come in one at a time, then each hand-on round takes all that came in meanwhile, not one lead per round', async () => {
+    const src = await seedSource(t.db, 'Stream Agent');
+    const rounds: number[] = [];
+    const log = {
+      info: (obj: object) => {
+        const dispatched = (obj as { dispatcher?: { dispatched?: number } }).dispatcher?.dispatched;
+        if (dispatched) rounds.push(dispatched);
+      },
+      warn: () => undefined,
+    };
+    const dispatcher = createDispatcher(t.db, testAutomationConfig(), log);
+    const started = Date.now();
+    dispatcher.start();
+    try {
+      // Twenty senders, each sending its next lead as soon as the last is answered: while a round
+      // runs, more leads come in.
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, sender) => {
+          for (let i = 0; i < 30; i++) {
+            const phone = `21455${70000 + sender * 100 + i}`;
+            await deliver(t.app, src.token, { name: `Stream ${sender}-${i}`, phone });
+          }
+        }),
+      );
+      await until(() => rounds.reduce((a, b) => a + b, 0) === 600, 20_000);
+    } finally {
+      await dispatcher.stop();
+    }
+    const elapsed = Date.now() - started;
+    // A round that did not take a full batch is followed by a pause of LIMITS.dispatcherPollMs;
+    // going again at once after any work made a round per turn of the senders (20 leads each).
+    const partial = rounds.filter((n) => n < LIMITS.dispatcherBatch).length;
+    expect(partial).toBeLessThanOrEqual(Math.ceil(elapsed / LIMITS.dispatcherPollMs) + 1);
   });
 });
 

@@ -3,7 +3,7 @@ import type { AutomationConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/index.ts';
 
 /** The automations' settings in tests: no dispatcher of the app's own, local receivers allowed. */
-const automationConfig = (retrySchedule: number[] = [0]): AutomationConfig => ({
+export const testAutomationConfig = (retrySchedule: number[] = [0]): AutomationConfig => ({
   dispatcherInServe: false,
   retrySchedule,
   allowPrivateDestinations: true,
@@ -21,4 +21,4 @@ export const testDispatcher = (
   retrySchedule?: number[],
   opts: Parameters<typeof createDispatcher>[3] = {},
   config: Partial<AutomationConfig> = {},
-) => createDispatcher(db, { ...automationConfig(retrySchedule), ...config }, quiet, opts);
+) => createDispatcher(db, { ...testAutomationConfig(retrySchedule), ...config }, quiet, opts);
