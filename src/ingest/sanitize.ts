@@ -4,12 +4,10 @@ import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../jso
 // NUL and unpaired UTF-16 surrogates: PostgreSQL text and jsonb cannot hold them.
 // eslint-disable-next-line no-control-regex -- matching NUL is the point
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-// Cheap pre-check: most strings have no NUL and no surrogate at all, and skip the replace.
-// eslint-disable-next-line no-control-regex -- matching NUL is the point
-const MAYBE_UNSTORABLE = /[\u0000\ud800-\udfff]/;
 
+/** `value` without NUL and unpaired surrogates; most strings have neither, and are returned as they are. */
 export function stripUnstorable(value: string): string {
-  return MAYBE_UNSTORABLE.test(value) ? value.replace(UNSTORABLE, '') : value;
+  return value.isWellFormed() && !value.includes('\u0000') ? value : value.replace(UNSTORABLE, '');
 }
 
 /** A container of the copy still to be filled from its source. */
