@@ -67,6 +67,8 @@ export const LIMITS = {
   embeddedMaintenanceMs: 30_000,
   /** PostgreSQL connections per process, and how long to wait for one. */
   pgPoolSize: 10,
+  /** New contacts' many-row statements a process runs at once on PostgreSQL (gateway/write-new-contact.ts). */
+  newContactStatements: 4,
   pgConnectTimeoutMs: 5_000,
   /** Database calls that may wait for a connection before more are refused (503), by default. */
   dbMaxWaiting: 100,

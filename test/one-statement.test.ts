@@ -7,7 +7,10 @@ import { writeDelivery, writeInOneTransaction, type LiveDelivery } from '../src/
 import type { JsonObject } from '../src/json.ts';
 import { findActiveSourceByToken } from '../src/sources/source-repository.ts';
 import { hashToken } from '../src/sources/tokens.ts';
+import { regenerateSourceToken } from '../src/sources/source-repository.ts';
 import { seedSource } from './support/app.ts';
+import { countRows } from './support/deliver.ts';
+import { faultyDb } from './support/faulty-db.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
 
 // A new contact is written by one statement (src/gateway/write-new-contact.ts), everything else by
@@ -42,14 +45,18 @@ function liveDelivery(claim: SourceClaim, body: JsonObject, key: string | undefi
   };
 }
 
-/** Every row an agent has, ids, times and sequence numbers replaced by what they stand for. */
+/**
+ * Every row an agent has, ids, times and sequence numbers replaced by what they stand for; rows in
+ * the order of their lead's name (rows written by one statement share their time), then in order.
+ */
 async function rowsOf(db: Database, agentId: string): Promise<unknown> {
+  const leadName = (table: string) => `(SELECT l.name FROM leads l WHERE l.lead_id = ${table}.lead_id)`;
   const tables: Array<[string, string]> = [
-    ['leads', 'created_at'],
-    ['appointments', 'created_at'],
-    ['lead_history', 'seq'],
-    ['outbox', 'seq'],
-    ['lead_contacts', 'kind'],
+    ['leads', 'name'],
+    ['appointments', `${leadName('appointments')}, scheduled_at`],
+    ['lead_history', `${leadName('lead_history')}, seq`],
+    ['outbox', `${leadName('outbox')}, seq`],
+    ['lead_contacts', 'kind, value'],
     ['idempotency_keys', 'key'],
   ];
   const ids = new Map<string, string>();
@@ -120,5 +127,118 @@ describe('the one-statement write and the general transaction', () => {
     const [fastRows, generalRows] = [await rowsOf(db, fast.agent_id), await rowsOf(db, general.agent_id)];
     expect(JSON.stringify(fastRows)).toContain('"leads":[{');
     expect(fastRows).toEqual(generalRows);
+  });
+});
+
+// New contacts arriving at the same moment share one many-row statement (writerFor in
+// write-new-contact.ts): it must leave the rows one statement each would, and a write that
+// cannot share it must still be made.
+describe('new contacts written together', () => {
+  const recorded = () => {
+    const seen: string[] = [];
+    const f = faultyDb(testDb.db);
+    f.state.failWhen = (sql) => {
+      seen.push(sql);
+      return false;
+    };
+    return { db: f.db, seen, state: f.state };
+  };
+  const many = (sql: string) => sql.includes('json_to_recordset');
+
+  it('When the deliveries come at once, then one statement writes them all, and the rows are what the general transaction writes', async () => {
+    const r = recorded();
+    const together = await seedSource(r.db, 'Together Agent');
+    const general = await seedSource(testDb.db, 'General Agent 2');
+    const togetherClaim = await claimOf(r.db, together.token);
+    const generalClaim = await claimOf(testDb.db, general.token);
+    r.seen.length = 0;
+    const results = await Promise.all(
+      DELIVERIES.map(([, body, key]) =>
+        writeDelivery(r.db, togetherClaim, liveDelivery(togetherClaim, body, key)),
+      ),
+    );
+    expect(results.map((x) => x.kind)).toEqual(['created', 'created', 'created']);
+    expect(r.seen).toHaveLength(1);
+    expect(many(r.seen[0] ?? '')).toBe(true);
+    for (const [, body, key] of DELIVERIES)
+      await writeInOneTransaction(testDb.db, generalClaim, liveDelivery(generalClaim, body, key));
+    const [togetherRows, generalRows] = [
+      await rowsOf(testDb.db, together.agent_id),
+      await rowsOf(testDb.db, general.agent_id),
+    ];
+    expect(JSON.stringify(togetherRows)).toContain('"appointments":[{');
+    expect(togetherRows).toEqual(generalRows);
+  });
+
+  it('When some at once share a phone or a key, or come with a revoked token, then each ends as it would alone', async () => {
+    const r = recorded();
+    const s = await seedSource(r.db, 'Mixed Agent');
+    const revoked = await seedSource(r.db, 'Revoked Mixed Agent');
+    const claim = await claimOf(r.db, s.token);
+    const revokedClaim = await claimOf(r.db, revoked.token);
+    await regenerateSourceToken(r.db, revoked.source_id);
+    const known = await writeDelivery(
+      r.db,
+      claim,
+      liveDelivery(claim, { name: 'Known Kay', phone: '2145550800' }, 'mk-0'),
+    );
+    expect(known.kind).toBe('created');
+    r.seen.length = 0;
+    const results = await Promise.all([
+      writeDelivery(r.db, claim, liveDelivery(claim, { name: 'New Nia', phone: '2145550801' }, 'mk-1')),
+      writeDelivery(r.db, claim, liveDelivery(claim, { name: 'Twin One', phone: '2145550802' }, undefined)),
+      writeDelivery(r.db, claim, liveDelivery(claim, { name: 'Twin Two', phone: '2145550802' }, undefined)),
+      writeDelivery(r.db, claim, liveDelivery(claim, { name: 'Kay Again', phone: '2145550800' }, undefined)),
+      writeDelivery(r.db, claim, liveDelivery(claim, { name: 'Known Kay', phone: '2145550800' }, 'mk-0')),
+      writeDelivery(r.db, claim, liveDelivery(claim, { name: 'Key Twin', phone: '2145550803' }, 'mk-2')),
+      writeDelivery(r.db, claim, liveDelivery(claim, { name: 'Key Twin', phone: '2145550803' }, 'mk-2')),
+      writeDelivery(r.db, revokedClaim, liveDelivery(revokedClaim, { name: 'Revoked Ray' }, undefined)),
+      writeDelivery(
+        r.db,
+        claim,
+        liveDelivery(claim, { name: 'Plain Pam', email: 'pam@example.com' }, 'mk-3'),
+      ),
+    ]);
+    expect(r.seen.filter(many)).toHaveLength(1);
+    expect(results.map((x) => x.kind)).toEqual([
+      'created',
+      expect.stringMatching(/^(created|merged)$/),
+      expect.stringMatching(/^(created|merged)$/),
+      'merged',
+      'replayed',
+      expect.stringMatching(/^(created|replayed)$/),
+      expect.stringMatching(/^(created|replayed)$/),
+      'unconfirmed',
+      'created',
+    ]);
+    const kinds = results.map((x) => x.kind);
+    expect([kinds[1], kinds[2]].sort()).toEqual(['created', 'merged']);
+    expect([kinds[5], kinds[6]].sort()).toEqual(['created', 'replayed']);
+    const count = (where: string, params: unknown[]) => countRows(testDb.db, 'leads', where, params);
+    expect(await count('agent_id = $1', [s.agent_id])).toBe(5);
+    expect(await count('agent_id = $1 AND phone = $2', [s.agent_id, '2145550802'])).toBe(1);
+    expect(await count('agent_id = $1', [revoked.agent_id])).toBe(0);
+  });
+
+  it('When the many-row statement fails, then each of its deliveries is written by itself', async () => {
+    const r = recorded();
+    const s = await seedSource(r.db, 'Fallback Agent');
+    const claim = await claimOf(r.db, s.token);
+    r.state.failWhen = (sql) => {
+      r.seen.push(sql);
+      return many(sql);
+    };
+    const results = await Promise.all(
+      [0, 1, 2, 3].map((i) =>
+        writeDelivery(
+          r.db,
+          claim,
+          liveDelivery(claim, { name: `Fall ${i}`, phone: `214555081${i}` }, `fb-${i}`),
+        ),
+      ),
+    );
+    expect(results.map((x) => x.kind)).toEqual(['created', 'created', 'created', 'created']);
+    expect(r.seen.filter(many)).toHaveLength(1);
+    expect(await countRows(testDb.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(4);
   });
 });

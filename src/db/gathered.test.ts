@@ -65,3 +65,26 @@ describe('gathered', () => {
     await expect(call(1)).rejects.toThrow('bad statement');
   });
 });
+
+describe('gathered, several round trips at a time', () => {
+  it('When a second turn brings calls while one round trip runs, then they go at once, up to the limit', async () => {
+    const r = recorder();
+    const call = gathered(r.run, { concurrency: 2 });
+    const first = call(1);
+    await turn();
+    const second = call(2);
+    await turn();
+    const third = [call(3), call(4)];
+    await turn();
+    await turn();
+    expect(r.trips).toEqual([[1], [2]]); // two under way; the third waits for one of them
+    r.releases[0]?.();
+    expect(await first).toBe('answer 1');
+    await turn();
+    expect(r.trips).toEqual([[1], [2], [3, 4]]);
+    r.releases[1]?.();
+    r.releases[2]?.();
+    expect(await second).toBe('answer 2');
+    expect(await Promise.all(third)).toEqual(['answer 3', 'answer 4']);
+  });
+});

@@ -1,25 +1,29 @@
 /**
  * Calls gathered into round trips: the calls made in one turn of the event loop, or while the
- * previous round trip is under way, go to `run` together. Under load one statement answers many
- * callers; a caller alone waits only for the next turn. One round trip runs at a time. `run` gets
- * the items in the order they came and returns one result per item, in that order; when it fails,
- * every caller of that round trip gets its error.
+ * previous round trips are under way, go to `run` together. Under load one statement answers many
+ * callers; a caller alone waits only for the next turn. At most `concurrency` round trips run at a
+ * time (1 by default). `run` gets the items in the order they came and returns one result per item,
+ * in that order; when it fails, every caller of that round trip gets its error.
  */
-export function gathered<I, R>(run: (items: I[]) => Promise<R[]>): (item: I) => Promise<R> {
+export function gathered<I, R>(
+  run: (items: I[]) => Promise<R[]>,
+  opts: { concurrency?: number } = {},
+): (item: I) => Promise<R> {
   interface Waiting {
     item: I;
     resolve: (result: R) => void;
     reject: (err: unknown) => void;
   }
+  const concurrency = opts.concurrency ?? 1;
   let waiting: Waiting[] = [];
-  let busy = false;
+  let running = 0;
   let scheduled = false;
   const flush = () => {
     scheduled = false;
-    if (busy || waiting.length === 0) return;
+    if (running >= concurrency || waiting.length === 0) return;
     const batch = waiting;
     waiting = [];
-    busy = true;
+    running++;
     Promise.resolve()
       .then(() => run(batch.map((w) => w.item)))
       .then(
@@ -33,14 +37,14 @@ export function gathered<I, R>(run: (items: I[]) => Promise<R[]>): (item: I) => 
         },
       )
       .finally(() => {
-        busy = false;
+        running--;
         flush();
       });
   };
   return (item) =>
     new Promise<R>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
-      if (!busy && !scheduled) {
+      if (running < concurrency && !scheduled) {
         scheduled = true;
         setImmediate(flush);
       }

@@ -13,10 +13,17 @@ export interface RowShape {
   }>;
 }
 
-/** Each column's value expression, its parameters numbered from `first`: `$3::uuid`, … */
-export function valueExpressions(shape: RowShape, first: number): string[] {
+/** How parameter `n` of a type is written in a statement: `$3::uuid` by default. */
+export type ParamRef = (n: number, type: string) => string;
+const placeholder: ParamRef = (n, type) => `$${n}::${type}`;
+
+/**
+ * Each column's value expression, its parameters numbered from `first`: `$3::uuid`, … (or as `ref`
+ * writes them: a statement that writes many rows reads each row's values from a record).
+ */
+export function valueExpressions(shape: RowShape, first: number, ref: ParamRef = placeholder): string[] {
   return shape.columns.map((c, i) => {
-    const param = `$${first + i}::${c.type}`;
+    const param = ref(first + i, c.type);
     return c.value ? c.value.replaceAll('$', () => param) : param;
   });
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { APPOINTMENT_ROW, appointmentRow } from '../appointments/appointment-repository.ts';
 import { isPgError } from '../db/database.ts';
-import type { Queryable } from '../db/index.ts';
+import { gathered } from '../db/gathered.ts';
+import type { Database } from '../db/index.ts';
 import { columnList, valueExpressions, type RowShape } from '../db/row-shape.ts';
 import { LIMITS } from '../config.ts';
 import { fingerprintContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
@@ -22,7 +23,8 @@ export function isNewContactCandidate(d: LiveDelivery): boolean {
 
 /**
  * Writes a new contact's delivery in one statement — one round trip, and its own transaction
- * (durable when it returns): the token check (still active, the source at the revision the request
+ * (durable when it returns), shared with the new contacts that arrive at the same moment
+ * (`writerFor`): the token check (still active, the source at the revision the request
  * mapped with), the idempotency key with the answer to replay, the contact's keys, the lead, its
  * appointment, its history line and its outbox messages. The statement writes nothing unless the
  * database confirms what the plan assumed; then it tells why:
@@ -32,7 +34,7 @@ export function isNewContactCandidate(d: LiveDelivery): boolean {
  *     contact or key right now → null: the general transaction decides (write-delivery.ts).
  */
 export async function writeNewContact(
-  db: Queryable,
+  db: Database,
   claim: SourceClaim,
   d: LiveDelivery,
 ): Promise<DeliveryResult | Unconfirmed | null> {
@@ -42,11 +44,10 @@ export async function writeNewContact(
     agenda: emptyAgenda(d, randomUUID()),
   });
   const fingerprint = fingerprintContact(d.lead.fields);
+  const params = values(claim, d, plan, fingerprint);
   let outcome: Outcome | undefined;
   try {
-    ({
-      rows: [outcome],
-    } = await db.query<Outcome>(NEW_CONTACT_SQL, values(claim, d, plan, fingerprint)));
+    outcome = unwrap(await writerFor(db)({ params, claims: claimedValues(claim, params) }));
   } catch (err) {
     // Another delivery committed the same phone or email while this statement ran: a merge.
     if (isPgError(err) && err.code === '23505' && err.constraint === 'lead_contacts_pkey') return null;
@@ -69,6 +70,85 @@ interface Outcome {
   used_contact: ContactFingerprint | null;
   used_response: JsonObject | null;
   used_same_body: boolean;
+}
+
+/** A new contact's write waiting for its statement: its parameters, and what it claims. */
+interface Pending {
+  params: unknown[];
+  /** The idempotency key, phone and email it claims, by source or agent. */
+  claims: string[];
+}
+type Written = { ok: Outcome | undefined } | { err: unknown };
+
+const unwrap = (w: Written): Outcome | undefined => {
+  if ('err' in w) throw w.err;
+  return w.ok;
+};
+
+/** What a write claims that no other write of the same statement may: key, phone, email. */
+function claimedValues(claim: SourceClaim, params: unknown[]): string[] {
+  const at = (name: string) => params[CHECKS.indexOf(name)];
+  const { agent_id, source_id } = claim.source;
+  return [
+    at('key') === null ? null : `key ${source_id} ${String(at('key'))}`,
+    at('phone') === null ? null : `phone ${agent_id} ${String(at('phone'))}`,
+    at('email') === null ? null : `email ${agent_id} ${String(at('email'))}`,
+  ].filter((c): c is string => c !== null);
+}
+
+const writers = new WeakMap<Database, (p: Pending) => Promise<Written>>();
+
+/**
+ * New contacts' writes are gathered (db/gathered.ts): those that arrive in one turn of the event
+ * loop, or while earlier statements run, are written by one statement, one transaction and one
+ * round trip. A write that claims a key, phone or email another of the same statement claims goes
+ * by itself (the statement would fail on it); and when the many-row statement fails for any reason,
+ * each of its writes is made again by itself, so one delivery's fault is only its own.
+ */
+function writerFor(db: Database): (p: Pending) => Promise<Written> {
+  const known = writers.get(db);
+  if (known) return known;
+  const one = async (p: Pending): Promise<Written> => {
+    try {
+      return { ok: (await db.query<Outcome>(NEW_CONTACT_SQL, p.params)).rows[0] };
+    } catch (err) {
+      return { err };
+    }
+  };
+  const many = async (ps: Pending[]): Promise<Written[]> => {
+    try {
+      const { rows } = await db.query<Outcome & { n: number }>(NEW_CONTACTS_SQL, [recordsJson(ps)]);
+      const byN = new Map(rows.map((r) => [Number(r.n), r]));
+      return ps.map((_, i) => ({ ok: byN.get(i + 1) }));
+    } catch {
+      return Promise.all(ps.map(one));
+    }
+  };
+  const writer = gathered<Pending, Written>(
+    async (pending) => {
+      const together: Pending[] = [];
+      const alone: Pending[] = [];
+      const taken = new Set<string>();
+      for (const p of pending) {
+        if (p.claims.some((c) => taken.has(c))) alone.push(p);
+        else {
+          together.push(p);
+          for (const c of p.claims) taken.add(c);
+        }
+      }
+      const [a, b] = await Promise.all([
+        together.length === 1 ? Promise.all(together.map(one)) : many(together),
+        Promise.all(alone.map(one)),
+      ]);
+      const results = new Map<Pending, Written>();
+      together.forEach((p, i) => results.set(p, a[i] as Written));
+      alone.forEach((p, i) => results.set(p, b[i] as Written));
+      return pending.map((p) => results.get(p) as Written);
+    },
+    { concurrency: db.kind === 'postgres' ? LIMITS.newContactStatements : 1 },
+  );
+  writers.set(db, writer);
+  return writer;
 }
 
 // The parameters, numbered once at start: the checks', then each row's in its shape's order.
@@ -157,6 +237,99 @@ WITH src AS (
 SELECT EXISTS (SELECT FROM src) AS authentic, EXISTS (SELECT FROM lead) AS created,
        (SELECT contact FROM used) AS used_contact, (SELECT response FROM used) AS used_response,
        (SELECT same_body FROM used) IS TRUE AS used_same_body`;
+
+const PARAMS = HISTORY_AT + HISTORY_ROW.columns.length;
+
+/** The writes' parameters as the many-row statement reads them: one JSON record each, `p1`… as text. */
+function recordsJson(ps: Pending[]): string {
+  return JSON.stringify(
+    ps.map((p, i) => {
+      const record: Record<string, unknown> = { n: i + 1 };
+      p.params.forEach((v, k) => {
+        record[`p${k + 1}`] = v;
+      });
+      return record;
+    }),
+  );
+}
+
+/** Parameter `n` of a type, read from a write's record (alias `r`, or `w` once its lead is written). */
+const field =
+  (alias: string) =>
+  (n: number, type: string): string =>
+    `${alias}.p${n}::${type}`;
+const r = field('r');
+const src = field('src');
+const go = field('go');
+const w = field('w');
+const q = (name: string, ref = r) => ref(CHECKS.indexOf(name) + 1, TYPES[CHECKS.indexOf(name)] ?? 'text');
+const LEAD_ID = (ref: typeof r) => ref(LEAD_AT + 1, 'uuid');
+
+/**
+ * NEW_CONTACT_SQL for many writes at once, each its own record (numbered `n`), each checked and
+ * written as that statement does one: a write whose checks fail writes nothing, the others are
+ * written. One outcome row per write.
+ */
+const NEW_CONTACTS_SQL = `
+WITH r AS (
+  SELECT * FROM json_to_recordset($1::json)
+    AS r (n integer, ${Array.from({ length: PARAMS }, (_, k) => `p${k + 1} text`).join(', ')})
+), src AS (
+  SELECT r.*, s.agent_id AS src_agent_id FROM r JOIN sources s
+    ON s.token_hash = ${q('token_hash')} AND s.source_id = ${q('source_id')} AND s.revision = ${q('revision')}
+   AND s.active
+), used AS (
+  SELECT src.n, k.contact, k.response, (k.body_digest = ${q('digest', src)}) IS TRUE AS same_body
+    FROM src JOIN idempotency_keys k
+      ON k.agent_id = src.src_agent_id AND k.source_id = ${q('source_id', src)} AND k.key = ${q('key', src)}
+   WHERE k.expires_at > now()
+), go AS (
+  SELECT src.* FROM src
+   WHERE NOT EXISTS (SELECT FROM used WHERE used.n = src.n)
+     AND NOT EXISTS (SELECT FROM lead_contacts c
+                      WHERE c.agent_id = src.src_agent_id AND c.kind = 'phone' AND c.value = ${q('phone', src)})
+     AND NOT EXISTS (SELECT FROM lead_contacts c
+                      WHERE c.agent_id = src.src_agent_id AND c.kind = 'email' AND c.value = ${q('email', src)})
+), claimed AS (
+  INSERT INTO idempotency_keys (agent_id, source_id, key, contact, expires_at, lead_id, response, body_digest)
+  SELECT go.src_agent_id, ${q('source_id', go)}, ${q('key', go)}, ${q('contact', go)},
+         now() + make_interval(hours => ${q('hours', go)}), ${LEAD_ID(go)}, ${q('response', go)}, ${q('digest', go)}
+    FROM go WHERE ${q('key', go)} IS NOT NULL
+  ON CONFLICT (agent_id, source_id, key) DO UPDATE
+     SET contact = EXCLUDED.contact, expires_at = EXCLUDED.expires_at, created_at = now(),
+         lead_id = EXCLUDED.lead_id, response = EXCLUDED.response, body_digest = EXCLUDED.body_digest
+   WHERE idempotency_keys.expires_at <= now()
+  RETURNING lead_id
+), lead AS (
+  INSERT INTO leads (${columnList(LEAD_ROW)})
+  SELECT ${valueExpressions(LEAD_ROW, LEAD_AT, go).join(', ')}
+    FROM go WHERE ${q('key', go)} IS NULL OR EXISTS (SELECT FROM claimed WHERE claimed.lead_id = ${LEAD_ID(go)})
+  RETURNING lead_id
+), w AS (
+  SELECT go.* FROM go JOIN lead ON lead.lead_id = ${LEAD_ID(go)}
+), contact_keys AS (
+  INSERT INTO lead_contacts (agent_id, kind, value, lead_id)
+  SELECT ${w(LEAD_AT, 'uuid')}, k.kind, k.value, ${LEAD_ID(w)}
+    FROM w, LATERAL (VALUES ('phone', ${q('phone', w)}), ('email', ${q('email', w)})) AS k (kind, value)
+   WHERE k.value IS NOT NULL
+), appointment AS (
+  INSERT INTO appointments (${columnList(APPOINTMENT_ROW)})
+  SELECT ${valueExpressions(APPOINTMENT_ROW, APPOINTMENT_AT, w).join(', ')}
+    FROM w WHERE ${w(APPOINTMENT_AT + 1, 'uuid')} IS NOT NULL
+), history AS (
+  INSERT INTO lead_history (${columnList(HISTORY_ROW)})
+  SELECT ${valueExpressions(HISTORY_ROW, HISTORY_AT, w).join(', ')} FROM w ORDER BY w.n
+), messages AS (
+  INSERT INTO outbox (agent_id, message_id, topic, lead_id, payload)
+  SELECT ${w(LEAD_AT, 'uuid')}, (m.message ->> 'message_id')::uuid, m.message ->> 'topic', ${LEAD_ID(w)},
+         m.message -> 'payload'
+    FROM w, jsonb_array_elements(${w(PARAMS, 'jsonb')}) WITH ORDINALITY AS m (message, i)
+   ORDER BY w.n, m.i
+)
+SELECT r.n, EXISTS (SELECT FROM src WHERE src.n = r.n) AS authentic,
+       EXISTS (SELECT FROM w WHERE w.n = r.n) AS created,
+       u.contact AS used_contact, u.response AS used_response, u.same_body IS TRUE AS used_same_body
+  FROM r LEFT JOIN used u USING (n)`;
 
 /** The statement's parameters, in the order numbered above. */
 function values(
