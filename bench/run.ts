@@ -202,6 +202,10 @@ async function drive(
   const wrong = answered
     .filter(([code]) => Number(code) !== scenario.expect)
     .reduce((s, [, v]) => s + (v.count ?? 0), 0);
+  if (wrong > 0) {
+    const statuses = answered.map(([code, v]) => `${code}: ${v.count ?? 0}`).join(', ');
+    console.error(`${scenario.name}: ${wrong} answers other than ${scenario.expect} (${statuses})`);
+  }
   return { result, errors: wrong + result.errors + result.timeouts };
 }
 

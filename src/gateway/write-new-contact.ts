@@ -268,7 +268,10 @@ const LEAD_ID = (ref: typeof r) => ref(LEAD_AT + 1, 'uuid');
 /**
  * NEW_CONTACT_SQL for many writes at once, each its own record (numbered `n`), each checked and
  * written as that statement does one: a write whose checks fail writes nothing, the others are
- * written. One outcome row per write.
+ * written. One outcome row per write. Each lookup is correlated with its record, so it is an index
+ * probe whatever the planner's statistics say (joined to the records afterwards, a lookup read the
+ * agent's every key and cost milliseconds a row). A lone write still takes NEW_CONTACT_SQL, a
+ * quarter quicker than this with one record.
  */
 const NEW_CONTACTS_SQL = `
 WITH r AS (
