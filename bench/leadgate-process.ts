@@ -29,11 +29,17 @@ export async function startLeadgate(
   });
   let out = '';
   const match = await new Promise<RegExpExecArray>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
+    const read = (d: Buffer) => {
       out += d.toString();
       const m = ready.exec(out);
-      if (m) resolve(m);
-    });
+      if (!m) return;
+      // Ready: the rest of its output is read and dropped, not kept and searched (a server logging
+      // every request at info would otherwise have the bench's own process copying a growing string).
+      child.stdout?.off('data', read);
+      child.stdout?.resume();
+      resolve(m);
+    };
+    child.stdout?.on('data', read);
     child.once('exit', (code) => reject(new Error(`leadgate ${args.join(' ')} exited ${code}: ${out}`)));
   });
   return { child, match };

@@ -12,7 +12,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  * Env: BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS (default 50); for a partial run,
  * BENCH_TARGETS (`bare,embedded,postgres,pgbench,postgres-2`) and BENCH_SCENARIOS (names, or the
- * start of names, comma-separated).
+ * start of names, comma-separated); BENCH_LOG_LEVEL for the servers (default warn).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -296,7 +296,7 @@ async function benchGateway(
 ) {
   const { child, match } = await startLeadgate(
     args,
-    { LOG_LEVEL: 'warn', ...env },
+    { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env },
     /listening on (http:\/\/\S+)/,
   );
   try {
