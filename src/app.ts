@@ -11,7 +11,7 @@ import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
 import { installAvailability, type Lifecycle } from './http/availability.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
-import { loggerOptions } from './http/logging.ts';
+import { logRequests, loggerOptions } from './http/logging.ts';
 import { registerMetrics } from './http/metrics-route.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { registerOpenApiRoute } from './openapi/route.ts';
@@ -43,6 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     },
     exposeHeadRoutes: false,
+    disableRequestLogging: true, // one line per request instead: logRequests
     return503OnClosing: false, // answered by installAvailability, in the error shape
     forceCloseConnections: 'idle',
     // X-Forwarded-For is believed only from the proxies the operator names (TRUST_PROXY): anyone
@@ -52,6 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  logRequests(app);
   const lifecycle = deps.lifecycle ?? { closing: false };
   const metrics = deps.metrics ?? createMetrics(() => queueStats(deps.db));
   registerMetrics(app, metrics);

@@ -172,4 +172,34 @@ describe('logs', () => {
     expect(log).not.toContain(s.token.slice(0, 30));
     expect(log).toMatch(/"reqId":"[0-9a-f-]{36}"/);
   });
+
+  it('when a delivery is answered, then its request is one log line, with the outcome, lead, status and time taken', async () => {
+    const s = await seedSource(t.db, 'One Line Agent');
+    const linesOf = (res: { headers: Record<string, unknown> }) =>
+      t.logs
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes(`"reqId":"${String(res.headers['x-request-id'])}"`))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const created = await deliver(t.app, s.token, { name: 'One Line', phone: '2145550870' });
+    const refused = await deliver(t.app, s.token, { phone: '2145550871' });
+    const [line, ...more] = linesOf(created);
+    expect(more).toEqual([]);
+    expect(line).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'POST', url: GATEWAY },
+      res: { statusCode: 200 },
+      outcome: 'created',
+      lead_id: created.json().lead_id,
+      status: 'New',
+    });
+    expect(typeof line?.responseTime).toBe('number');
+    expect(linesOf(refused)).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        res: { statusCode: 400 },
+        error_code: 'MISSING_NAME',
+      }),
+    ]);
+  });
 });

@@ -3,6 +3,7 @@ import { LIMITS } from '../config.ts';
 import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import { ERRORS } from '../errors.ts';
+import { noteForLog } from '../http/logging.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { authenticate, type Authenticated } from './authenticate.ts';
 import { deliver } from './deliver.ts';
@@ -123,6 +124,10 @@ function send(
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
 
+/**
+ * What the delivery came to, on the request's one log line (http/logging.ts); a failure on the
+ * gateway's side is also logged at once, with its cause.
+ */
 function logResult(request: FastifyRequest, result: DeliveryResult): void {
   switch (result.kind) {
     case 'rejected':
@@ -130,22 +135,16 @@ function logResult(request: FastifyRequest, result: DeliveryResult): void {
         request.log.warn({ err: result.cause, error_code: result.code }, 'delivery deferred');
       else if (ERRORS[result.code].status >= 500)
         request.log.error({ err: result.cause, error_code: result.code }, 'delivery failed');
-      else request.log.info({ error_code: result.code }, 'request rejected');
+      noteForLog(request, { error_code: result.code });
       return;
     case 'created':
     case 'merged':
-      request.log.info(
-        { lead_id: result.lead.lead_id, status: result.lead.status, outcome: result.kind },
-        'lead delivered',
-      );
+      noteForLog(request, { lead_id: result.lead.lead_id, status: result.lead.status, outcome: result.kind });
       return;
     case 'replayed':
-      request.log.info({ lead_id: result.answer.lead_id, outcome: 'replayed' }, 'lead delivered');
+      noteForLog(request, { lead_id: result.answer.lead_id, outcome: 'replayed' });
       return;
     default:
-      request.log.info(
-        { outcome: result.kind },
-        result.kind === 'listened' ? 'listen sample stored' : 'event delivered',
-      );
+      noteForLog(request, { outcome: result.kind });
   }
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { LIMITS } from '../config.ts';
 import { isTransientDbError } from '../db/database.ts';
 import { AppError, appError, unavailableError } from '../errors.ts';
+import { noteForLog } from './logging.ts';
 
 /**
  * One error shape everywhere: {error, error_code, details?}. For the admin API, health and OpenAPI
@@ -13,7 +14,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     const known = toAppError(err);
     if (known.status >= 500)
       request.log[known.code === 'SERVICE_UNAVAILABLE' ? 'warn' : 'error']({ err }, 'request failed');
-    else request.log.info({ error_code: known.code }, 'request rejected');
+    else noteForLog(request, { error_code: known.code });
     return reply.code(known.status).headers(known.headers).send(known.toBody());
   });
   // Never echo the URL: a /v/<TOKEN> path must not come back in a body or a log line.

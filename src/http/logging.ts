@@ -1,4 +1,36 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** What the request's handler adds to its one log line (an outcome, a lead id, an error code). */
+    logFields?: Record<string, unknown>;
+  }
+}
+
+/** Adds `fields` to the request's one log line, written when its answer is sent. */
+export function noteForLog(request: FastifyRequest, fields: Record<string, unknown>): void {
+  request.logFields = { ...request.logFields, ...fields };
+}
+
+/**
+ * One line per request, at info, when its answer has been sent: method, redacted URL, client,
+ * status, time taken and what the handler noted (`noteForLog`), under the request's id. Fastify's
+ * own two lines per request (incoming, completed) are off: with the handler's own, a delivery
+ * wrote three lines, a tenth of a busy server's time.
+ */
+export function logRequests(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        req: request,
+        res: { statusCode: reply.statusCode },
+        responseTime: Math.round(reply.elapsedTime * 10) / 10,
+        ...request.logFields,
+      },
+      'request completed',
+    );
+  });
+}
 
 /**
  * Hides the token of a `/v/<TOKEN>` path before a URL is logged, and the whole query string:
