@@ -57,6 +57,8 @@ export const LIMITS = {
   tokenLookupBatch: 500,
   /** Resends (source, key, body digest) each process remembers as having used their key. */
   exactRetriesRemembered: 20_000,
+  /** Contacts (agent, phone or email) each process remembers having written: their next delivery is a merge. */
+  recentContactsRemembered: 20_000,
   /** Rate-limit buckets kept in memory; beyond this, full buckets are forgotten. */
   rateLimitBuckets: 50_000,
   /**

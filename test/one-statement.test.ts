@@ -241,4 +241,33 @@ describe('new contacts written together', () => {
     expect(r.seen.filter(many)).toHaveLength(1);
     expect(await countRows(testDb.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(4);
   });
+
+  it('When a contact this process wrote comes again, then it goes straight to the transaction, and a contact removed since is still written', async () => {
+    const r = recorded();
+    const s = await seedSource(r.db, 'Repeat Agent');
+    const claim = await claimOf(r.db, s.token);
+    const first = await writeDelivery(
+      r.db,
+      claim,
+      liveDelivery(claim, { name: 'Rae Repeat', phone: '2145550880' }, undefined),
+    );
+    expect(first.kind).toBe('created');
+    r.seen.length = 0;
+    const again = await writeDelivery(
+      r.db,
+      claim,
+      liveDelivery(claim, { name: 'Rae Repeat', phone: '2145550880', city: 'Plano' }, undefined),
+    );
+    expect(again.kind).toBe('merged');
+    expect(r.seen.some((sql) => sql.includes('WITH src AS') || many(sql))).toBe(false);
+
+    // The database forgets the contact (its phone no longer names a lead); this process does not.
+    await testDb.db.query('DELETE FROM lead_contacts WHERE agent_id = $1', [s.agent_id]);
+    const afresh = await writeDelivery(
+      r.db,
+      claim,
+      liveDelivery(claim, { name: 'Rae Repeat', phone: '2145550880' }, undefined),
+    );
+    expect(afresh.kind).toBe('created');
+  });
 });

@@ -2,6 +2,7 @@ import { LIMITS } from '../config.ts';
 import { gathered } from '../db/gathered.ts';
 import type { Queryable } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
+import { createRecent } from './recent.ts';
 import type { SourceClaim } from './source-directory.ts';
 
 /** A delivery under the sender's `Idempotency-Key` header, known by its bytes. */
@@ -32,8 +33,7 @@ interface Asked {
 }
 
 export function createExactRetries(db: Queryable, opts: { max?: number } = {}): ExactRetries {
-  const max = opts.max ?? LIMITS.exactRetriesRemembered;
-  const seen = new Set<string>();
+  const seen = createRecent(opts.max ?? LIMITS.exactRetriesRemembered);
   const id = (sourceId: string, r: Resend) => `${sourceId} ${r.digest} ${r.key}`;
   // The resends of one event-loop turn (or of one round trip's wait) share the statement.
   const lookup = gathered<Asked, JsonObject | null>(async (asked) => {
@@ -56,10 +56,7 @@ export function createExactRetries(db: Queryable, opts: { max?: number } = {}): 
       return answer;
     },
     remember(sourceId, resend) {
-      const known = id(sourceId, resend);
-      if (seen.has(known)) return;
-      if (seen.size >= max) seen.delete(seen.values().next().value as string);
-      seen.add(known);
+      seen.add(id(sourceId, resend));
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LIMITS } from '../config.ts';
 import {
   insertAppointment,
   lockAppointmentByExternalId,
@@ -25,6 +26,7 @@ import {
   type Rejected,
 } from './result.ts';
 import { UNCONFIRMED, type Unconfirmed, type SourceClaim } from './source-directory.ts';
+import { createRecent, type Recent } from './recent.ts';
 import { isNewContactCandidate, writeNewContact } from './write-new-contact.ts';
 
 export type { LiveDelivery } from './plan-write.ts';
@@ -33,23 +35,40 @@ export type { LiveDelivery } from './plan-write.ts';
  * A live delivery's write. A new contact — no stored lead has its phone or email, its key is
  * unused — is written by one statement, the token check included (write-new-contact.ts): the
  * common case costs one round trip. Everything else, or a new contact that turned out not to be
- * one, goes through the one transaction below. Either way a failure writes nothing and comes back
- * as a refusal the sender may retry.
+ * one, goes through the one transaction below; a contact this process wrote lately goes there at
+ * once (a bounded memory; the transaction decides either way). A failure writes nothing and comes
+ * back as a refusal the sender may retry.
  */
 export async function writeDelivery(
   db: Database,
   claim: SourceClaim,
   delivery: LiveDelivery,
 ): Promise<DeliveryResult | Unconfirmed> {
+  const recent = recentContactsOf(db);
+  const keys = contactKeys(delivery.lead.fields).map((k) => `${claim.source.agent_id} ${k.kind} ${k.value}`);
   try {
-    if (isNewContactCandidate(delivery)) {
-      const written = await writeNewContact(db, claim, delivery);
-      if (written) return written;
-    }
-    return await writeInOneTransaction(db, claim, delivery);
+    let result: DeliveryResult | Unconfirmed | null = null;
+    // A contact this process wrote lately is a merge: the new-contact statement would only find it.
+    if (isNewContactCandidate(delivery) && !keys.some((k) => recent.has(k)))
+      result = await writeNewContact(db, claim, delivery);
+    result ??= await writeInOneTransaction(db, claim, delivery);
+    if (result.kind === 'created' || result.kind === 'merged') for (const k of keys) recent.add(k);
+    return result;
   } catch (err) {
     return failedWrite(err);
   }
+}
+
+const recentContacts = new WeakMap<Database, Recent>();
+
+/** The contacts (agent, phone or email) this process has written lately, per database. */
+function recentContactsOf(db: Database): Recent {
+  let recent = recentContacts.get(db);
+  if (!recent) {
+    recent = createRecent(LIMITS.recentContactsRemembered);
+    recentContacts.set(db, recent);
+  }
+  return recent;
 }
 
 /**
