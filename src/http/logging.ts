@@ -19,7 +19,9 @@ export function noteForLog(request: FastifyRequest, fields: Record<string, unkno
  * wrote three lines, a tenth of a busy server's time.
  */
 export function logRequests(app: FastifyInstance): void {
-  app.addHook('onResponse', async (request, reply) => {
+  // Below info (LOG_LEVEL=warn, say) there is no line to write, and no hook to run per request.
+  if (!['trace', 'debug', 'info'].includes(app.log.level)) return;
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         req: request,
@@ -29,6 +31,7 @@ export function logRequests(app: FastifyInstance): void {
       },
       'request completed',
     );
+    done();
   });
 }
 
