@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { regenerateSourceToken, updateSource } from '../src/sources/source-repository.ts';
@@ -201,5 +202,29 @@ describe('logs', () => {
         error_code: 'MISSING_NAME',
       }),
     ]);
+  });
+
+  it('when the level is warn, then an answered delivery writes no line', async () => {
+    const lines: string[] = [];
+    const quiet = await buildApp({
+      db: t.db,
+      adminApiKey: ADMIN_KEY,
+      publicBaseUrl: 'http://x/v1',
+      rateLimit: { rps: 0, burst: 1 },
+      logLevel: 'warn',
+      logStream: new Writable({
+        write(chunk: Buffer, _enc, cb) {
+          lines.push(chunk.toString());
+          cb();
+        },
+      }),
+    });
+    try {
+      const s = await seedSource(t.db, 'Quiet Agent');
+      expect((await deliver(quiet, s.token, { name: 'Quiet Quinn' })).statusCode).toBe(200);
+      expect(lines).toEqual([]);
+    } finally {
+      await quiet.close();
+    }
   });
 });
