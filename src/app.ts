@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin/deps.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerInboundSms } from './automations/inbound-sms-route.ts';
@@ -43,7 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     },
     exposeHeadRoutes: false,
-    disableRequestLogging: true, // one line per request instead: logRequests
+    logController: new LogController({ disableRequestLogging: true }), // one line per request instead: logRequests
     return503OnClosing: false, // answered by installAvailability, in the error shape
     forceCloseConnections: 'idle',
     // X-Forwarded-For is believed only from the proxies the operator names (TRUST_PROXY): anyone
