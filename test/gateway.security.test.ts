@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { regenerateSourceToken, updateSource } from '../src/sources/source-repository.ts';
@@ -205,24 +204,11 @@ describe('logs', () => {
   });
 
   it('when the level is warn, then an answered delivery writes no line', async () => {
-    const lines: string[] = [];
-    const quiet = await buildApp({
-      db: t.db,
-      adminApiKey: ADMIN_KEY,
-      publicBaseUrl: 'http://x/v1',
-      rateLimit: { rps: 0, burst: 1 },
-      logLevel: 'warn',
-      logStream: new Writable({
-        write(chunk: Buffer, _enc, cb) {
-          lines.push(chunk.toString());
-          cb();
-        },
-      }),
-    });
+    const quiet = await createTestApp({ testDb: t.testDb, logLevel: 'warn' });
     try {
       const s = await seedSource(t.db, 'Quiet Agent');
-      expect((await deliver(quiet, s.token, { name: 'Quiet Quinn' })).statusCode).toBe(200);
-      expect(lines).toEqual([]);
+      expect((await deliver(quiet.app, s.token, { name: 'Quiet Quinn' })).statusCode).toBe(200);
+      expect(quiet.logs).toEqual([]);
     } finally {
       await quiet.close();
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/index.ts';
-import { columnList } from '../db/row-shape.ts';
+import { columnList, valueExpressions } from '../db/row-shape.ts';
 import { HISTORY_ROW, historyRow, type NewHistoryEntry } from '../leads/lead-repository.ts';
 
 export interface NewText {
@@ -171,7 +171,7 @@ sent AS (
     FROM x WHERE m.agent_id = x.agent_id AND m.sms_id = x.sms_id
   RETURNING x.n)
 INSERT INTO ${HISTORY_ROW.table} (${columnList(HISTORY_ROW)})
-SELECT ${HISTORY_ROW.columns.map((c) => (c.value ? c.value.replaceAll('$', `h.${c.name}`) : `h.${c.name}`)).join(', ')}
+SELECT ${valueExpressions(HISTORY_ROW, 0, (i) => `h.${HISTORY_ROW.columns[i]?.name ?? ''}`).join(', ')}
   FROM unnest(${HISTORY_ROW.columns.map((c, i) => `$${i + 5}::${c.type}[]`).join(', ')}) WITH ORDINALITY
        AS h (${columnList(HISTORY_ROW)}, n)
   JOIN sent USING (n)

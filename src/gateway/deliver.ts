@@ -107,9 +107,9 @@ async function deliverAs(
     meeting: null,
     scheduler: null,
   });
-  const used = result.kind === 'created' || result.kind === 'merged' || result.kind === 'replayed';
-  if (bytes && used && (result.kind !== 'replayed' || result.sameBody))
-    exactRetries.remember(source.source_id, bytes);
+  const usedByTheseBytes =
+    result.kind === 'created' || result.kind === 'merged' || (result.kind === 'replayed' && result.sameBody);
+  if (bytes && usedByTheseBytes) exactRetries.remember(source.source_id, bytes);
   return result;
 }
 

@@ -26,6 +26,8 @@ export async function createTestApp(
     allowPrivateDestinations?: boolean;
     sms?: AppDeps['sms'];
     trustProxy?: AppDeps['trustProxy'];
+    /** `debug` unless a test is about another level. */
+    logLevel?: string;
   } = {},
 ): Promise<TestApp> {
   const testDb = opts.testDb ?? (await createTestDb());
@@ -42,7 +44,7 @@ export async function createTestApp(
     adminApiKey: ADMIN_KEY,
     publicBaseUrl: 'http://127.0.0.1:3000/v1',
     rateLimit: opts.rateLimit ?? { rps: 0, burst: 1 },
-    logLevel: 'debug',
+    logLevel: opts.logLevel ?? 'debug',
     logStream,
     // Load shedding on event-loop delay is off unless a test asks for it (test/overload.test.ts):
     // requests injected in-process into an embedded database can run for a second without the
