@@ -61,7 +61,7 @@ const parameters: Record<string, Json> = {
     in: 'header',
     required: false,
     description:
-      'Unique per delivery: a retry with the same key within 24 hours replays the first answer with `idempotent_replay: true` instead of creating a duplicate. 1–255 printable characters; a quoted structured-field string (`"abc"`) equals the bare value. Wins over the body field `idempotency_key`. Reused for a different contact: 422 IDEMPOTENCY_KEY_REUSED.',
+      'Unique per delivery: a retry with the same key within 24 hours replays the first answer with `idempotent_replay: true` instead of creating a duplicate. 1–255 printable characters; a quoted structured-field string (`"abc"`) equals the bare value. Wins over the body field `idempotency_key`. Reused for a different contact: 422 IDEMPOTENCY_KEY_REUSED; a resend of the very same body and Content-Type is always the first delivery, and gets its answer.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   SourceToken: uuidIn(
