@@ -75,14 +75,17 @@ function cpuSeconds(of: number[]): Map<number, number> {
 const postgresPids = () => pids().filter((p) => read(p, 'comm').trim() === 'postgres');
 
 /**
- * Runs `fn`, and says how busy the server (its process tree) and PostgreSQL were meanwhile, in %
+ * Runs `fn`, and says how busy the server (its process tree), PostgreSQL and this process (the
+ * load generator: near 100 %, it and not the server may be what limits the figure) were meanwhile, in %
  * of one core. A process that ended meanwhile counts for nothing: a little is missed, never doubled.
  */
 export async function withCpu<T>(serverPid: number | undefined, fn: () => Promise<T>) {
   const server = processTree(serverPid);
   const before = cpuSeconds([...server, ...postgresPids()]);
   const t0 = Date.now();
+  const self0 = process.cpuUsage();
   const value = await fn();
+  const self = process.cpuUsage(self0);
   const seconds = (Date.now() - t0) / 1000;
   const after = cpuSeconds([...server, ...postgresPids()]);
   let serverUsed = 0;
@@ -93,5 +96,6 @@ export async function withCpu<T>(serverPid: number | undefined, fn: () => Promis
     else postgresUsed += used;
   }
   const pct = (s: number) => Math.round((s / seconds) * 100);
-  return { value, server: pct(serverUsed), postgres: pct(postgresUsed) };
+  const client = (self.user + self.system) / 1e6;
+  return { value, server: pct(serverUsed), postgres: pct(postgresUsed), client: pct(client) };
 }

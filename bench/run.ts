@@ -59,6 +59,8 @@ interface Row {
   /** CPU the server process used, and every `postgres` process on the machine, in % of one core. */
   'server CPU %'?: number | null;
   'postgres CPU %'?: number | null;
+  /** CPU this process (autocannon, making the requests) used: near 100 %, it may be the limit. */
+  'bench CPU %'?: number | null;
   /** Seconds until the dispatcher had sent every follow-up of the scenario's deliveries. */
   'drain s'?: number | null;
 }
@@ -313,11 +315,12 @@ async function benchGateway(
     const rows: Row[] = [];
     for (const scenario of scenarios(target).filter((s) => chosen(s) && only(s))) {
       resetPeakRss(child.pid);
-      const { value, server, postgres } = await withCpu(child.pid, () => drive(url, scenario));
+      const { value, server, postgres, client } = await withCpu(child.pid, () => drive(url, scenario));
       rows.push({
         ...row(label, scenario.name, value.result, value.errors, peakRssMb(child.pid)),
         'server CPU %': server,
         'postgres CPU %': env.DATABASE_URL ? postgres : null,
+        'bench CPU %': client,
         'drain s': await drained(url),
       });
     }
@@ -348,8 +351,12 @@ async function benchBareFastify(): Promise<Row> {
       expect: 200,
       next: () => ({ method: 'POST', path: GATEWAY, headers: { 'content-type': 'application/json' }, body }),
     };
-    const { result, errors } = await drive(url, scenario);
-    return row('reference', scenario.name, result, errors, peakRssMb(child.pid));
+    const { value, server, client } = await withCpu(child.pid, () => drive(url, scenario));
+    return {
+      ...row('reference', scenario.name, value.result, value.errors, peakRssMb(child.pid)),
+      'server CPU %': server,
+      'bench CPU %': client,
+    };
   } finally {
     await stopLeadgate(child);
   }

@@ -5,6 +5,7 @@ import { resolveLocalTime } from './local-time.ts';
 import type { WallTime } from './parse-appointment.ts';
 import { parseAppointmentDate, parseAppointmentTime, parseScheduledAt } from './parse-appointment.ts';
 import type { InferredTimezone } from './timezone-inference.ts';
+import { formatWithZoneName } from './zone-names.ts';
 
 /**
  * When the appointment is, as a UTC ISO string, or null when the lead books none. `scheduled_at`
@@ -101,15 +102,17 @@ function rejectPair(pair: DateAndTime, issues: FieldIssues, why: string): void {
 function placeWallTime(wall: WallTime, zone: string, field: string, issues: FieldIssues): number | null {
   const placed = resolveLocalTime(wall, zone);
   if (placed === null || !Number.isFinite(new Date(placed.utcMillis).getTime())) return null;
-  const asked = DateTime.fromObject(wall, { zone: 'utc' }).toFormat('yyyy-MM-dd HH:mm');
-  const booked = DateTime.fromMillis(placed.utcMillis, { zone }).toFormat(
-    "yyyy-MM-dd HH:mm ZZZZ '(UTC'ZZ')'",
-  );
+  // Written only for the warnings: most times are neither in a gap nor twice.
+  const asked = () => DateTime.fromObject(wall, { zone: 'utc' }).toFormat('yyyy-MM-dd HH:mm');
+  const booked = () => {
+    const at = DateTime.fromMillis(placed.utcMillis, { zone });
+    return `${formatWithZoneName(at, 'yyyy-MM-dd HH:mm')} (UTC${at.toFormat('ZZ')})`;
+  };
   if (placed.kind === 'gap-shifted') {
-    const message = `${asked} does not exist in ${zone} (clocks spring forward ${placed.gapMinutes} minutes); booked at ${booked}.`;
+    const message = `${asked()} does not exist in ${zone} (clocks spring forward ${placed.gapMinutes} minutes); booked at ${booked()}.`;
     issues.warn(field, 'DST_GAP_SHIFTED', message);
   } else if (placed.kind === 'ambiguous-earlier') {
-    const message = `${asked} happens twice in ${zone} (clocks fall back); booked at the earlier one, ${booked}.`;
+    const message = `${asked()} happens twice in ${zone} (clocks fall back); booked at the earlier one, ${booked()}.`;
     issues.warn(field, 'DST_AMBIGUOUS_EARLIER', message);
   }
   return placed.utcMillis;

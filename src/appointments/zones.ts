@@ -4,9 +4,24 @@ import stateTable from './data/state-timezones.json' with { type: 'json' };
 let spellings: Map<string, string> | undefined;
 const sameClockCache = new Map<string, boolean>();
 
-/** True when `name` is a time zone the runtime's tz database knows (case-insensitive, like Intl). */
+const knownZones = new Map<string, boolean>();
+const KNOWN_ZONES_MAX = 1_000;
+
+/**
+ * True when `name` is a time zone the runtime's tz database knows (case-insensitive, like Intl).
+ * Remembered: luxon's check makes a new Intl.DateTimeFormat each time (tens of microseconds, and
+ * ICU memory outside the JavaScript heap), and every delivery asks about its agent's zone. Names a
+ * sender made up are remembered too, up to KNOWN_ZONES_MAX names, then the memory starts again.
+ */
 export function isKnownZone(name: string): boolean {
-  return name.length > 0 && IANAZone.isValidZone(name);
+  if (name.length === 0) return false;
+  let known = knownZones.get(name);
+  if (known === undefined) {
+    known = IANAZone.isValidZone(name);
+    if (knownZones.size >= KNOWN_ZONES_MAX) knownZones.clear();
+    knownZones.set(name, known);
+  }
+  return known;
 }
 
 /**

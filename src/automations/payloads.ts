@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../json.ts';
 
 /** Ad and attribution identifiers an analytics destination receives (never the contact in clear). */
@@ -70,5 +70,5 @@ function analytics(lead: LeadSnapshot | null): JsonObject {
 }
 
 export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { formatWithZoneName } from '../appointments/zone-names.ts';
 
 /** The first text, unless the agent set their own (`PATCH /v1/admin/agents/:id {sms_template}`). */
 export const DEFAULT_SMS_TEMPLATE =
@@ -20,8 +21,9 @@ export interface TextContext {
 export function renderText(template: string | null, ctx: TextContext): string {
   const chosen = template ?? (ctx.appointment ? DEFAULT_SMS_TEMPLATE_WITH_APPOINTMENT : DEFAULT_SMS_TEMPLATE);
   const time = ctx.appointment
-    ? DateTime.fromISO(ctx.appointment.scheduled_at, { zone: ctx.appointment.zone }).toFormat(
-        'EEE, MMM d, h:mm a ZZZZ',
+    ? formatWithZoneName(
+        DateTime.fromISO(ctx.appointment.scheduled_at, { zone: ctx.appointment.zone }),
+        'EEE, MMM d, h:mm a',
       )
     : 'your appointment time';
   const values: Record<string, string> = {

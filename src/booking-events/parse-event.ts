@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { LIMITS } from '../config.ts';
 import { isJsonObject, own, type JsonObject, type JsonValue } from '../json.ts';
 import { readGeneration } from './generations/index.ts';
@@ -117,7 +117,7 @@ function inviteeKey(uri: string): string;
 function inviteeKey(uri: string | null): string | null;
 function inviteeKey(uri: string | null): string | null {
   if (uri === null || uri.length <= LIMITS.inviteeUriMaxLength) return uri;
-  return `sha256:${createHash('sha256').update(uri, 'utf8').digest('hex')}`;
+  return `sha256:${hash('sha256', uri, 'hex')}`;
 }
 
 /**

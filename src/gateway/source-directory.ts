@@ -1,4 +1,5 @@
 import { LIMITS } from '../config.ts';
+import { gathered } from '../db/gathered.ts';
 import type { Queryable } from '../db/index.ts';
 import { findActiveSourcesByTokenHash, type AuthenticatedSource } from '../sources/source-repository.ts';
 import { hashToken } from '../sources/tokens.ts';
@@ -29,9 +30,9 @@ export type Unconfirmed = typeof UNCONFIRMED;
  * Which source a token names, for the gateway. A token seen lately is answered from memory
  * (provisionally: every write checks the token and the source's revision in its own statement, so a
  * revoked token fails on its very next request). Tokens found unknown are refused from memory for a
- * few seconds. Every other lookup waits for the next turn of the event loop and goes to the
- * database with the others that arrived in the same turn: one query for a burst of requests, and a
- * flood of made-up tokens costs a query per burst, not per request.
+ * few seconds. Every other lookup goes to the database with the others made in the same turn of
+ * the event loop or while the previous lookup was under way: one query for a burst of requests, and
+ * a flood of made-up tokens costs a query per round trip, not per request.
  */
 export interface SourceDirectory {
   /** null: the token names no active source. */
@@ -78,33 +79,19 @@ export function createSourceDirectory(
 }
 
 /**
- * Lookups by token hash, gathered for one turn of the event loop and made in one query (at most
- * LIMITS.tokenLookupBatch hashes each).
+ * Lookups by token hash, gathered: the lookups made in one turn of the event loop, or while the
+ * previous query is under way, go in one query (at most LIMITS.tokenLookupBatch hashes each). With
+ * one query in flight, a flood of made-up tokens costs the database a query per round trip however
+ * many arrive, and the gateway one write to the database's socket per batch instead of per turn.
  */
 function batchedLookup(db: Queryable): (tokenHash: string) => Promise<AuthenticatedSource | null> {
-  type Waiter = { resolve: (s: AuthenticatedSource | null) => void; reject: (e: unknown) => void };
-  let pending = new Map<string, Waiter[]>();
-  const flush = () => {
-    const batch = pending;
-    pending = new Map();
-    const hashes = [...batch.keys()];
-    for (let i = 0; i < hashes.length; i += LIMITS.tokenLookupBatch) {
-      const part = hashes.slice(i, i + LIMITS.tokenLookupBatch);
-      findActiveSourcesByTokenHash(db, part).then(
-        (found) => {
-          for (const hash of part) for (const w of batch.get(hash) ?? []) w.resolve(found.get(hash) ?? null);
-        },
-        (err: unknown) => {
-          for (const hash of part) for (const w of batch.get(hash) ?? []) w.reject(err);
-        },
-      );
+  return gathered(async (hashes: string[]) => {
+    const unique = [...new Set(hashes)];
+    const found = new Map<string, AuthenticatedSource>();
+    for (let i = 0; i < unique.length; i += LIMITS.tokenLookupBatch) {
+      const part = await findActiveSourcesByTokenHash(db, unique.slice(i, i + LIMITS.tokenLookupBatch));
+      for (const [hash, source] of part) found.set(hash, source);
     }
-  };
-  return (tokenHash) =>
-    new Promise((resolve, reject) => {
-      if (pending.size === 0) setImmediate(flush);
-      const waiters = pending.get(tokenHash);
-      if (waiters) waiters.push({ resolve, reject });
-      else pending.set(tokenHash, [{ resolve, reject }]);
-    });
+    return hashes.map((hash) => found.get(hash) ?? null);
+  });
 }

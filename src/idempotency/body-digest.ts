@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * What makes a resend "the same bytes": the SHA-256 (base64) of the delivery's Content-Type and
@@ -7,9 +7,6 @@ import { createHash } from 'node:crypto';
  * body being read or mapped again (gateway/exact-retries.ts).
  */
 export function bodyDigest(contentType: string | undefined, body: Buffer | undefined): string {
-  return createHash('sha256')
-    .update(contentType ?? '')
-    .update('\0')
-    .update(body ?? Buffer.alloc(0))
-    .digest('base64');
+  const head = Buffer.from(`${contentType ?? ''}\0`, 'utf8');
+  return hash('sha256', body ? Buffer.concat([head, body]) : head, 'base64');
 }

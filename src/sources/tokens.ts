@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -13,7 +13,7 @@ export function isWellFormedToken(token: string): boolean {
 
 /** Tokens are stored only as this hash. Lower-cased first: a UUID is case-insensitive. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token.toLowerCase()).digest('hex');
+  return hash('sha256', token.toLowerCase(), 'hex');
 }
 
 export function isUuid(value: string): boolean {
