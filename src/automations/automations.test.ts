@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
 import { checkDestinationUrl, publicOnlyLookup } from './destination-address.ts';
@@ -7,7 +8,7 @@ import { sha256, webhookBody } from './payloads.ts';
 import { nextDelay } from './retry-schedule.ts';
 import { renderText } from './sms-template.ts';
 import { planFollowUp, type FollowUpInput } from './speed-to-lead.ts';
-import { FEDERAL_RULE, STATE_RULES } from './tables/calling-hours.ts';
+import { FEDERAL_RULE, STATE_RULES, type ContactRule } from './tables/calling-hours.ts';
 
 describe('nextDelay: the retry schedule', () => {
   const schedule = [0, 5_000, 300_000];
@@ -87,6 +88,47 @@ describe('calling hours', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it('When any instant and zone are given, then the answer is the one luxon reaches by setting the clock', () => {
+    // The calendar way, step by step: today's opening, or tomorrow's once today's has passed.
+    const byTheCalendar = (now: Date, zone: string, rule: ContactRule) => {
+      const local = DateTime.fromJSDate(now, { zone });
+      const [h = 0, m = 0] = rule.start.split(':').map(Number);
+      const [eh = 0, em = 0] = rule.end.split(':').map(Number);
+      const opens = local.set({ hour: h, minute: m, second: 0, millisecond: 0 });
+      const closes = local.set({ hour: eh, minute: em, second: 0, millisecond: 0 });
+      if (local >= opens && local < closes) return now;
+      return (local < opens ? opens : opens.plus({ days: 1 })).toJSDate();
+    };
+    // Around the nights the clocks change, where a day is 23 or 25 hours long.
+    const dstNights = [Date.UTC(2027, 2, 14, 0), Date.UTC(2027, 10, 7, 0), Date.UTC(2028, 2, 12, 0)];
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2030, 0, 1) }),
+          fc
+            .constantFrom(...dstNights)
+            .chain((t) => fc.integer({ min: t - 86_400_000, max: t + 86_400_000 })),
+        ),
+        fc.constantFrom(
+          'America/New_York',
+          'America/Chicago',
+          'America/Phoenix',
+          'Pacific/Honolulu',
+          'Europe/London',
+        ),
+        fc.constantFrom(null, 'FL', 'WA', 'TX'),
+        (millis, zone, state) => {
+          const now = new Date(millis);
+          const rule = contactRule(state);
+          expect(nextAllowedInstant(now, zone, rule).toISOString()).toBe(
+            byTheCalendar(now, zone, rule).toISOString(),
+          );
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 

@@ -16,8 +16,13 @@ export function nextAllowedInstant(now: Date, zone: string, rule: ContactRule): 
   const [endH = 0, endM = 0] = rule.end.split(':').map(Number);
   // Inside the window (the common case) needs only the local time of day, not two more instants.
   const seconds = local.hour * 3600 + local.minute * 60 + local.second + local.millisecond / 1000;
-  if (seconds >= startH * 3600 + startM * 60 && seconds < endH * 3600 + endM * 60) return now;
-  const opens = local.set({ hour: startH, minute: startM, second: 0, millisecond: 0 });
-  const next = local < opens ? opens : opens.plus({ days: 1 });
-  return next.toJSDate();
+  const opensAt = startH * 3600 + startM * 60;
+  if (seconds >= opensAt && seconds < endH * 3600 + endM * 60) return now;
+  // The opening is so many seconds of clock time away; while the zone keeps its offset until then,
+  // as it does but on the nights clocks change, that is the instant. Else luxon works it out.
+  const ahead = opensAt - seconds + (seconds < opensAt ? 0 : 86_400);
+  const opens = now.getTime() + ahead * 1000;
+  if (local.zone.offset(opens) === local.offset) return new Date(opens);
+  const today = local.set({ hour: startH, minute: startM, second: 0, millisecond: 0 });
+  return (local < today ? today : today.plus({ days: 1 })).toJSDate();
 }
