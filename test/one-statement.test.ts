@@ -130,6 +130,70 @@ describe('the one-statement write and the general transaction', () => {
   });
 });
 
+// A repeat contact that only merges is written by one statement after it is planned
+// (src/gateway/write-merge.ts): the same rows as the step-by-step writes.
+const REPEATS: Array<[string, JsonObject, string | undefined]> = [
+  [
+    'the same contact with a new email and city',
+    { name: 'Pat Plain', phone: '2145550101', email: 'pat@new.example', city: 'Plano' },
+    'again-1',
+  ],
+  [
+    'the same contact without a key, with consent and custom fields',
+    {
+      phone: '(214) 555-0101',
+      sms_consent: 'yes',
+      consent_cert_url: 'https://cert.trustedform.com/def',
+      custom_fields: { vendor_ref: 'B-2' },
+      notes: 'call after 5',
+    },
+    undefined,
+  ],
+  [
+    'a known email from another number',
+    { name: 'Pat P.', email: 'PAT@example.com', phone: '2145550199', tags: 'hot, vip' },
+    'again-2',
+  ],
+];
+
+describe('a merge in one statement and step by step', () => {
+  it('When repeat contacts come, then the one-statement merge leaves the rows the step-by-step writes leave', async () => {
+    const seen: string[] = [];
+    const f = faultyDb(testDb.db);
+    f.state.failWhen = (sql) => {
+      seen.push(sql);
+      return false;
+    };
+    const one = await seedSource(testDb.db, 'One-Statement Merge Agent');
+    const steps = await seedSource(testDb.db, 'Step-By-Step Merge Agent');
+    const oneClaim = await claimOf(testDb.db, one.token);
+    const stepsClaim = await claimOf(testDb.db, steps.token);
+    const [, first, firstKey] = DELIVERIES[0] ?? ['', {}, undefined];
+    await writeInOneTransaction(testDb.db, oneClaim, liveDelivery(oneClaim, first, firstKey));
+    await writeInOneTransaction(testDb.db, stepsClaim, liveDelivery(stepsClaim, first, firstKey));
+    for (const [, body, key] of REPEATS) {
+      seen.length = 0;
+      const a = await writeInOneTransaction(f.db, oneClaim, liveDelivery(oneClaim, body, key));
+      const b = await writeInOneTransaction(testDb.db, stepsClaim, liveDelivery(stepsClaim, body, key), {
+        stepByStep: true,
+      });
+      expect([a.kind, b.kind]).toEqual(['merged', 'merged']);
+      // The lead, its history, its outbox message, its keys and the idempotency key: one statement.
+      expect(seen.filter((sql) => /^\s*WITH moved AS/.test(sql))).toHaveLength(1);
+      expect(seen.some((sql) => /^\s*(UPDATE leads|INSERT INTO (lead_history|outbox))/.test(sql))).toBe(
+        false,
+      );
+    }
+    const [oneRows, stepRows] = [
+      await rowsOf(testDb.db, one.agent_id),
+      await rowsOf(testDb.db, steps.agent_id),
+    ];
+    expect(JSON.stringify(oneRows)).toContain('pat@new.example');
+    expect(JSON.stringify(oneRows)).toContain('"response":{');
+    expect(oneRows).toEqual(stepRows);
+  });
+});
+
 // New contacts arriving at the same moment share one many-row statement (writerFor in
 // write-new-contact.ts): it must leave the rows one statement each would, and a write that
 // cannot share it must still be made.
@@ -143,7 +207,8 @@ describe('new contacts written together', () => {
     };
     return { db: f.db, seen, state: f.state };
   };
-  const many = (sql: string) => sql.includes('json_to_recordset');
+  // The many-row new-contact statement (a merge's statement reads its history lines from JSON too).
+  const many = (sql: string) => sql.includes('json_to_recordset') && sql.includes('INSERT INTO leads');
 
   it('When the deliveries come at once, then one statement writes them all, and the rows are what the general transaction writes', async () => {
     const r = recorded();

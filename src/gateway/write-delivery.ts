@@ -27,6 +27,7 @@ import {
 } from './result.ts';
 import { UNCONFIRMED, type Unconfirmed, type SourceClaim } from './source-directory.ts';
 import { createRecent, type Recent } from './recent.ts';
+import { isPlainMerge, writeMerge } from './write-merge.ts';
 import { isNewContactCandidate, writeNewContact } from './write-new-contact.ts';
 
 export type { LiveDelivery } from './plan-write.ts';
@@ -72,15 +73,17 @@ function recentContactsOf(db: Database): Recent {
 }
 
 /**
- * The general transaction alone, even for a new contact. For tests that hold the one-statement
- * path to the same rows as this one.
+ * The general transaction alone, even for a new contact, and with `stepByStep` a merge's writes
+ * one statement each instead of write-merge.ts's one. For tests that hold the one-statement paths
+ * to the same rows as these.
  */
 export function writeInOneTransaction(
   db: Database,
   claim: SourceClaim,
   delivery: LiveDelivery,
+  opts: { stepByStep?: boolean } = {},
 ): Promise<DeliveryResult | Unconfirmed> {
-  return db.withTransaction((tx) => writeInTransaction(tx, claim, delivery));
+  return db.withTransaction((tx) => writeInTransaction(tx, claim, delivery, opts.stepByStep));
 }
 
 /**
@@ -102,6 +105,7 @@ async function writeInTransaction(
   tx: Queryable,
   claim: SourceClaim,
   delivery: LiveDelivery,
+  stepByStep = false,
 ): Promise<DeliveryResult | Unconfirmed> {
   const { source } = claim;
   if (!claim.confirmed && !(await isSourceCurrent(tx, claim.tokenHash, source))) return UNCONFIRMED;
@@ -124,6 +128,12 @@ async function writeInTransaction(
   const d = stored || !delivery.leadIfNew ? delivery : { ...delivery, lead: delivery.leadIfNew };
   const agenda = await readAgenda(tx, source.agent_id, d, stored);
   const plan = planWrite(source, delivery, { newLeadId, stored, agenda });
+  // A repeat contact that only merges is written in one statement (write-merge.ts).
+  if (!stepByStep && stored?.lead_id === plan.leadId && isPlainMerge(plan)) {
+    await writeMerge(tx, source.agent_id, plan, newLeadId, scope);
+    return plan.result;
+  }
+  if (stored) await moveContactKeys(tx, source.agent_id, newLeadId, stored.lead_id);
   await applyWrite(tx, source, plan);
   if (scope) await completeIdempotencyKey(tx, scope, plan.leadId, successAnswer(plan.result));
   return plan.result;
@@ -145,7 +155,7 @@ async function applyWrite(tx: Queryable, source: AuthenticatedSource, plan: Writ
 
 /**
  * Claims the contact's phone and email keys for the lead it would become; when another lead already
- * holds one, that lead is the contact: it is locked, and the keys just claimed move to it.
+ * holds one, that lead is the contact: it is locked (the caller moves the keys just claimed to it).
  */
 async function recogniseContact(
   tx: Queryable,
@@ -157,7 +167,6 @@ async function recogniseContact(
   if (!existingId) return null;
   const stored = await lockLead(tx, agentId, existingId);
   if (!stored) throw new Error(`contact key points to a missing lead ${existingId}`);
-  await moveContactKeys(tx, agentId, newLeadId, existingId);
   return stored;
 }
 

@@ -134,7 +134,8 @@ export interface LeadUpdate {
   body_format: string;
 }
 
-const UPDATE_LEAD = `UPDATE leads SET status = $3, name = $4, first_name = $5, last_name = $6, phone = $7,
+/** A repeat contact's merge: parameters as `updateLeadParams` gives them ($1 agent, $2 lead). */
+export const UPDATE_LEAD = `UPDATE leads SET status = $3, name = $4, first_name = $5, last_name = $6, phone = $7,
        email = $8, campaign_name = $9, fields = $10, custom_fields = $11, updated_at = now(),
        consent = COALESCE(${withArrival('$12')}, consent), body_format = $13
  WHERE agent_id = $1 AND lead_id = $2`;
@@ -145,14 +146,12 @@ export async function updateLead(
   leadId: string,
   update: LeadUpdate,
 ): Promise<void> {
+  await tx.query(UPDATE_LEAD, updateLeadParams(agentId, leadId, update));
+}
+
+export function updateLeadParams(agentId: string, leadId: string, update: LeadUpdate): unknown[] {
   // A delivery that does not state consent leaves the evidence as it was (null || … is null).
-  await tx.query(UPDATE_LEAD, [
-    agentId,
-    leadId,
-    ...leadValues(update),
-    consentJson(update.consent),
-    update.body_format,
-  ]);
+  return [agentId, leadId, ...leadValues(update), consentJson(update.consent), update.body_format];
 }
 
 const consentJson = (consent: ConsentEvidence | null) => (consent ? JSON.stringify(consent) : null);
