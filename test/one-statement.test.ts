@@ -130,6 +130,17 @@ describe('the one-statement write and the general transaction', () => {
   });
 });
 
+/** The test database, with every statement it is sent recorded in `seen`. */
+const recorded = () => {
+  const seen: string[] = [];
+  const f = faultyDb(testDb.db);
+  f.state.failWhen = (sql) => {
+    seen.push(sql);
+    return false;
+  };
+  return { db: f.db, seen, state: f.state };
+};
+
 // A repeat contact that only merges is written by one statement after it is planned
 // (src/gateway/write-merge.ts): the same rows as the step-by-step writes.
 const REPEATS: Array<[string, JsonObject, string | undefined]> = [
@@ -158,12 +169,7 @@ const REPEATS: Array<[string, JsonObject, string | undefined]> = [
 
 describe('a merge in one statement and step by step', () => {
   it('When repeat contacts come, then the one-statement merge leaves the rows the step-by-step writes leave', async () => {
-    const seen: string[] = [];
-    const f = faultyDb(testDb.db);
-    f.state.failWhen = (sql) => {
-      seen.push(sql);
-      return false;
-    };
+    const { db: recording, seen } = recorded();
     const one = await seedSource(testDb.db, 'One-Statement Merge Agent');
     const steps = await seedSource(testDb.db, 'Step-By-Step Merge Agent');
     const oneClaim = await claimOf(testDb.db, one.token);
@@ -173,7 +179,7 @@ describe('a merge in one statement and step by step', () => {
     await writeInOneTransaction(testDb.db, stepsClaim, liveDelivery(stepsClaim, first, firstKey));
     for (const [, body, key] of REPEATS) {
       seen.length = 0;
-      const a = await writeInOneTransaction(f.db, oneClaim, liveDelivery(oneClaim, body, key));
+      const a = await writeInOneTransaction(recording, oneClaim, liveDelivery(oneClaim, body, key));
       const b = await writeInOneTransaction(testDb.db, stepsClaim, liveDelivery(stepsClaim, body, key), {
         stepByStep: true,
       });
@@ -198,15 +204,6 @@ describe('a merge in one statement and step by step', () => {
 // write-new-contact.ts): it must leave the rows one statement each would, and a write that
 // cannot share it must still be made.
 describe('new contacts written together', () => {
-  const recorded = () => {
-    const seen: string[] = [];
-    const f = faultyDb(testDb.db);
-    f.state.failWhen = (sql) => {
-      seen.push(sql);
-      return false;
-    };
-    return { db: f.db, seen, state: f.state };
-  };
   // The many-row new-contact statement (a merge's statement reads its history lines from JSON too).
   const many = (sql: string) => sql.includes('json_to_recordset') && sql.includes('INSERT INTO leads');
 

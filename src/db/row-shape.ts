@@ -18,6 +18,33 @@ export type ParamRef = (n: number, type: string) => string;
 const placeholder: ParamRef = (n, type) => `$${n}::${type}`;
 
 /**
+ * Rows of parameters as the JSON records a many-row statement reads with `json_to_recordset`: each
+ * `{n, p1, p2, …}`, numbered from 1, its values as given (read back as text: `recordColumns`).
+ */
+export function recordsJson(rows: ReadonlyArray<readonly unknown[]>): string {
+  return JSON.stringify(
+    rows.map((values, i) => {
+      const record: Record<string, unknown> = { n: i + 1 };
+      values.forEach((v, k) => {
+        record[`p${k + 1}`] = v;
+      });
+      return record;
+    }),
+  );
+}
+
+/** The column list of `recordsJson`'s records with `count` parameters: `n integer, p1 text, …`. */
+export function recordColumns(count: number): string {
+  return ['n integer', ...Array.from({ length: count }, (_, k) => `p${k + 1} text`)].join(', ');
+}
+
+/** Parameter `n` of a type, read from the `recordsJson` record named `alias`: `r.p3::uuid`. */
+export const recordField =
+  (alias: string): ParamRef =>
+  (n, type) =>
+    `${alias}.p${n}::${type}`;
+
+/**
  * Each column's value expression, its parameters numbered from `first`: `$3::uuid`, … (or as `ref`
  * writes them: a statement that writes many rows reads each row's values from a record).
  */

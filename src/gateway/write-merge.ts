@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
-import { columnList, valueExpressions } from '../db/row-shape.ts';
+import { columnList, recordColumns, recordField, recordsJson, valueExpressions } from '../db/row-shape.ts';
 import type { KeyScope } from '../idempotency/key-store.ts';
 import { HISTORY_ROW, historyRow, UPDATE_LEAD, updateLeadParams } from '../leads/lead-repository.ts';
 import type { WritePlan } from './plan-write.ts';
@@ -34,9 +34,8 @@ WITH moved AS (
   ${UPDATE_LEAD.trim()}
 ), history AS (
   INSERT INTO lead_history (${columnList(HISTORY_ROW)})
-  SELECT ${valueExpressions(HISTORY_ROW, 1, (n, type) => `h.p${n}::${type}`).join(', ')}
-    FROM json_to_recordset(${HISTORY})
-      AS h (n integer, ${HISTORY_ROW.columns.map((_, k) => `p${k + 1} text`).join(', ')})
+  SELECT ${valueExpressions(HISTORY_ROW, 1, recordField('h')).join(', ')}
+    FROM json_to_recordset(${HISTORY}) AS h (${recordColumns(HISTORY_ROW.columns.length)})
    ORDER BY h.n
 ), messages AS (
   INSERT INTO outbox (agent_id, message_id, topic, lead_id, payload)
@@ -62,13 +61,6 @@ export async function writeMerge(
   claimedFor: string,
   scope: KeyScope | null,
 ): Promise<void> {
-  const history = plan.history.map((entry, i) => {
-    const record: Record<string, unknown> = { n: i + 1 };
-    historyRow(entry).forEach((v, k) => {
-      record[`p${k + 1}`] = v;
-    });
-    return record;
-  });
   const messages = plan.messages.map((m) => ({
     message_id: randomUUID(),
     topic: m.topic,
@@ -78,7 +70,7 @@ export async function writeMerge(
   await tx.query(MERGE_SQL, [
     ...updateLeadParams(agentId, plan.leadId, plan.lead.row),
     claimedFor,
-    JSON.stringify(history),
+    recordsJson(plan.history.map(historyRow)),
     JSON.stringify(messages),
     JSON.stringify(successAnswer(plan.result)),
     scope?.source_id ?? null,

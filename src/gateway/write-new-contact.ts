@@ -3,7 +3,14 @@ import { APPOINTMENT_ROW, appointmentRow } from '../appointments/appointment-rep
 import { isPgError } from '../db/database.ts';
 import { gathered } from '../db/gathered.ts';
 import type { Database } from '../db/index.ts';
-import { columnList, valueExpressions, type RowShape } from '../db/row-shape.ts';
+import {
+  columnList,
+  recordColumns,
+  recordField,
+  recordsJson,
+  valueExpressions,
+  type RowShape,
+} from '../db/row-shape.ts';
 import { LIMITS } from '../config.ts';
 import { fingerprintContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
 import type { JsonObject } from '../json.ts';
@@ -117,7 +124,9 @@ function writerFor(db: Database): (p: Pending) => Promise<Written> {
   };
   const many = async (ps: Pending[]): Promise<Written[]> => {
     try {
-      const { rows } = await db.query<Outcome & { n: number }>(NEW_CONTACTS_SQL, [recordsJson(ps)]);
+      const { rows } = await db.query<Outcome & { n: number }>(NEW_CONTACTS_SQL, [
+        recordsJson(ps.map((p) => p.params)),
+      ]);
       const byN = new Map(rows.map((r) => [Number(r.n), r]));
       return ps.map((_, i) => ({ ok: byN.get(i + 1) }));
     } catch {
@@ -240,28 +249,11 @@ SELECT EXISTS (SELECT FROM src) AS authentic, EXISTS (SELECT FROM lead) AS creat
 
 const PARAMS = HISTORY_AT + HISTORY_ROW.columns.length;
 
-/** The writes' parameters as the many-row statement reads them: one JSON record each, `p1`… as text. */
-function recordsJson(ps: Pending[]): string {
-  return JSON.stringify(
-    ps.map((p, i) => {
-      const record: Record<string, unknown> = { n: i + 1 };
-      p.params.forEach((v, k) => {
-        record[`p${k + 1}`] = v;
-      });
-      return record;
-    }),
-  );
-}
-
-/** Parameter `n` of a type, read from a write's record (alias `r`, or `w` once its lead is written). */
-const field =
-  (alias: string) =>
-  (n: number, type: string): string =>
-    `${alias}.p${n}::${type}`;
-const r = field('r');
-const src = field('src');
-const go = field('go');
-const w = field('w');
+// A write's parameters, read from its record (alias `r`, or `w` once its lead is written).
+const r = recordField('r');
+const src = recordField('src');
+const go = recordField('go');
+const w = recordField('w');
 const q = (name: string, ref = r) => ref(CHECKS.indexOf(name) + 1, TYPES[CHECKS.indexOf(name)] ?? 'text');
 const LEAD_ID = (ref: typeof r) => ref(LEAD_AT + 1, 'uuid');
 
@@ -276,7 +268,7 @@ const LEAD_ID = (ref: typeof r) => ref(LEAD_AT + 1, 'uuid');
 const NEW_CONTACTS_SQL = `
 WITH r AS (
   SELECT * FROM json_to_recordset($1::json)
-    AS r (n integer, ${Array.from({ length: PARAMS }, (_, k) => `p${k + 1} text`).join(', ')})
+    AS r (${recordColumns(PARAMS)})
 ), src AS (
   SELECT r.*, s.agent_id AS src_agent_id FROM r JOIN sources s
     ON s.token_hash = ${q('token_hash')} AND s.source_id = ${q('source_id')} AND s.revision = ${q('revision')}
