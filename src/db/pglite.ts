@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { LIMITS } from '../config.ts';
 import type { Database, QueryResult, Queryable } from './database.ts';
+import { bindExecuteSync } from './pglite-messages.ts';
 import { statementName } from './statement-names.ts';
 
 type Message = Parameters<typeof parse.parseResults>[0][number];
@@ -23,23 +24,23 @@ interface Prepared {
  * Parameterized statements run prepared, as on a server (statement-names.ts): PGlite's own `query`
  * parses, plans and describes every statement on every call, which for a delivery's one statement
  * costs about three times what executing it does. Here a statement is parsed and described once;
- * each call is one Bind + Execute + Sync, through PGlite's own protocol serializer and result parser.
+ * each call is one Bind + Execute + Sync (pglite-messages.ts), read by PGlite's own result parser.
  */
 export async function createPgliteDb(dir: string | undefined): Promise<Database> {
   if (dir) await initialise(dir);
   const db = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), startParams: START_PARAMS });
   const prepared = new Map<string, Prepared>();
 
-  const exchange = async (messages: Uint8Array[], inTransaction: boolean) =>
-    (await db.execProtocol(concat(messages), { syncToFs: !inTransaction })).messages as Message[];
+  const exchange = async (message: Uint8Array, inTransaction: boolean) =>
+    (await db.execProtocol(message, { syncToFs: !inTransaction })).messages as Message[];
 
   const prepare = async (sql: string, name: string, inTransaction: boolean): Promise<Prepared> => {
     const described = await exchange(
-      [
+      concat([
         protocol.serialize.parse({ name, text: sql, types: [] }),
         protocol.serialize.describe({ type: 'S', name }),
         protocol.serialize.sync(),
-      ],
+      ]),
       inTransaction,
     );
     const statement = {
@@ -60,14 +61,7 @@ export async function createPgliteDb(dir: string | undefined): Promise<Database>
   ) => {
     const statement = prepared.get(sql) ?? (await prepare(sql, name, inTransaction));
     const values = params.map((value, i) => serialize(db, value, statement.paramTypes[i]));
-    const messages = await exchange(
-      [
-        protocol.serialize.bind({ statement: statement.name, values }),
-        protocol.serialize.execute({}),
-        protocol.serialize.sync(),
-      ],
-      inTransaction,
-    );
+    const messages = await exchange(bindExecuteSync(statement.name, values), inTransaction);
     const [result] = parse.parseResults([...statement.shape, ...messages], db.parsers);
     return toQueryResult<T>(result ?? { rows: [], fields: [] });
   };
