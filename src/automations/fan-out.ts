@@ -12,6 +12,15 @@ import { scheduleTexts, type NewText } from './sms-repository.ts';
 // one database under different schemas), so messages are handed on in their order.
 const FAN_OUT_LOCK = 7_420_003;
 
+/**
+ * Marks the round's messages dispatched, each found by its key (agent and message) among those not
+ * yet dispatched: by the message alone, which no index leads with, every round read the whole
+ * outbox, which only grows (11 ms a round at 10,000 messages on the embedded database).
+ */
+export const MARK_DISPATCHED = `UPDATE outbox o SET dispatched_at = now()
+  FROM unnest($1::uuid[], $2::uuid[]) AS d (agent_id, message_id)
+ WHERE o.agent_id = d.agent_id AND o.message_id = d.message_id AND o.dispatched_at IS NULL`;
+
 interface OutboxRow {
   agent_id: string;
   message_id: string;
@@ -51,9 +60,7 @@ export async function fanOut(db: Database, limit: number, now: Date): Promise<nu
       m.lead_id ? (leads.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
     await insertDeliveries(tx, await webhookDeliveries(tx, rows, leadOf));
     await followUp(tx, rows, leadOf, now);
-    await tx.query('UPDATE outbox SET dispatched_at = now() WHERE message_id = ANY($1::uuid[])', [
-      rows.map((m) => m.message_id),
-    ]);
+    await tx.query(MARK_DISPATCHED, [rows.map((m) => m.agent_id), rows.map((m) => m.message_id)]);
     return rows.length;
   });
 }

@@ -37,6 +37,19 @@ export function agentPhoneKey(agentId: string, phone: string): string {
 }
 
 /**
+ * textsSince's statement. Each number is counted through its own index range (agent, number, time):
+ * joined to the texts, the planner read every text of the last day whenever its statistics lagged
+ * behind the table (6 ms a round at 10,000 texts on the embedded database, growing with the day).
+ */
+export const TEXTS_SINCE = `SELECT q.agent_id, q.phone AS to_phone, t.n
+   FROM (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[])) AS q (agent_id, phone)
+   CROSS JOIN LATERAL (
+     SELECT count(*)::int AS n FROM sms_messages m
+      WHERE m.agent_id = q.agent_id AND m.to_phone = q.phone AND m.created_at >= $3
+        AND m.status IN ('scheduled', 'sending', 'sent')) AS t
+  WHERE t.n > 0`;
+
+/**
  * How many texts the agent sent each of these numbers since `since` (scheduled, being sent or
  * sent), in one query, by `agentPhoneKey`; a number not texted is absent.
  */
@@ -46,14 +59,11 @@ export async function textsSince(
   since: Date,
 ): Promise<Map<string, number>> {
   if (numbers.length === 0) return new Map();
-  const { rows } = await tx.query<{ agent_id: string; to_phone: string; n: number }>(
-    `SELECT m.agent_id, m.to_phone, count(*)::int AS n
-       FROM (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[])) AS q (agent_id, phone)
-       JOIN sms_messages m ON m.agent_id = q.agent_id AND m.to_phone = q.phone
-      WHERE m.created_at >= $3 AND m.status IN ('scheduled', 'sending', 'sent')
-      GROUP BY m.agent_id, m.to_phone`,
-    [numbers.map((n) => n.agent_id), numbers.map((n) => n.phone), since.toISOString()],
-  );
+  const { rows } = await tx.query<{ agent_id: string; to_phone: string; n: number }>(TEXTS_SINCE, [
+    numbers.map((n) => n.agent_id),
+    numbers.map((n) => n.phone),
+    since.toISOString(),
+  ]);
   return new Map(rows.map((r) => [agentPhoneKey(r.agent_id, r.to_phone), r.n]));
 }
 

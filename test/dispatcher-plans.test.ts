@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MARK_DISPATCHED } from '../src/automations/fan-out.ts';
+import { TEXTS_SINCE } from '../src/automations/sms-repository.ts';
+import { createTestDb, type TestDb } from './support/db.ts';
+
+/**
+ * The dispatcher's round must cost what the round holds, not what the tables hold: the outbox and
+ * the texts only grow. Each statement's plan, on tables with thousands of old rows, reads them by
+ * index; a whole-table scan (as marking messages by their id alone did) fails it.
+ */
+let t: TestDb;
+const agent = randomUUID();
+const OLD = 5_000;
+const ROUND = 200;
+
+beforeAll(async () => {
+  t = await createTestDb();
+  // The statistics are taken early, as they lag behind a busy table between upkeep runs.
+  await t.db.query(
+    `INSERT INTO outbox (agent_id, message_id, topic, payload, dispatched_at)
+     SELECT $1, gen_random_uuid(), 'lead.created', '{}', now() FROM generate_series(1, 50)`,
+    [agent],
+  );
+  await t.db.query('ANALYZE outbox');
+  await t.db.query('ANALYZE sms_messages');
+  await t.db.query(
+    `INSERT INTO outbox (agent_id, message_id, topic, payload, dispatched_at)
+     SELECT $1, gen_random_uuid(), 'lead.created', '{}', CASE WHEN i <= $2 THEN now() END
+       FROM generate_series(1, $3::int) AS i`,
+    [agent, OLD - 50, OLD - 50 + ROUND],
+  );
+  await t.db.query(
+    `INSERT INTO sms_messages (agent_id, sms_id, lead_id, message_id, to_phone, body, send_at, status)
+     SELECT $1, gen_random_uuid(), gen_random_uuid(), gen_random_uuid(), '+1512555' || lpad(i::text, 4, '0'),
+            'Hi', now(), 'sent'
+       FROM generate_series(1, $2::int) AS i`,
+    [agent, OLD],
+  );
+});
+afterAll(() => t.cleanup());
+
+/** Every table a plan reads from start to end (a "Seq Scan" names its relation). */
+async function seqScans(sql: string, params: unknown[]): Promise<string[]> {
+  const { rows } = await t.db.query<{ plan: string }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+  const found: string[] = [];
+  const walk = (node: Record<string, unknown>) => {
+    if (node['Node Type'] === 'Seq Scan') found.push(String(node['Relation Name']));
+    for (const child of (node.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+  };
+  const plan = rows[0]?.plan ?? (rows[0] as unknown as Record<string, unknown>)['QUERY PLAN'];
+  const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{
+    Plan: Record<string, unknown>;
+  }>;
+  walk(parsed[0]!.Plan);
+  return found;
+}
+
+describe("the dispatcher's round, with thousands of messages and texts already handed on", () => {
+  it('when it marks its messages dispatched, then it does not read the whole outbox', async () => {
+    const { rows } = await t.db.query<{ message_id: string }>(
+      'SELECT message_id FROM outbox WHERE dispatched_at IS NULL ORDER BY seq',
+    );
+    expect(rows).toHaveLength(ROUND);
+    const ids = rows.map((r) => r.message_id);
+    expect(await seqScans(MARK_DISPATCHED, [ids.map(() => agent), ids])).not.toContain('outbox');
+    await t.db.query(MARK_DISPATCHED, [ids.map(() => agent), ids]);
+    const { rows: left } = await t.db.query('SELECT 1 FROM outbox WHERE dispatched_at IS NULL');
+    expect(left).toHaveLength(0);
+  });
+
+  it('when it counts the texts each number had today, then it does not read every text of the day', async () => {
+    const phones = Array.from({ length: ROUND }, (_, i) => `+1512555${String(i * 7).padStart(4, '0')}`);
+    const args = [phones.map(() => agent), phones, new Date(Date.now() - 86_400_000).toISOString()];
+    expect(await seqScans(TEXTS_SINCE, args)).not.toContain('sms_messages');
+    const { rows } = await t.db.query<{ to_phone: string; n: number }>(TEXTS_SINCE, args);
+    expect(rows.length).toBe(
+      phones.filter((p) => Number(p.slice(-4)) >= 1 && Number(p.slice(-4)) <= OLD).length,
+    );
+    expect(rows.every((r) => r.n === 1)).toBe(true);
+  });
+});
