@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { LIMITS, loadConfig } from './config.ts';
+import { limitHeapGrowth } from './server.ts';
 
 describe('configuration of the console and the client address', () => {
   it.each([
@@ -17,5 +18,22 @@ describe('configuration of the console and the client address', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'every;one' })).toThrow(/TRUST_PROXY must be/);
     expect(() => loadConfig({ SESSION_SECRET: 'short' })).toThrow(/at least 32 characters/);
     expect(loadConfig({ SESSION_SECRET: 'x'.repeat(32) }).sessionSecret).toBe('x'.repeat(32));
+  });
+});
+
+describe("the server's heap growth", () => {
+  it('When HEAP_GROWTH_PERCENT is unset, 0 or a number, then it reads as the default, V8 its own, or that number; anything else refuses to start', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(LIMITS.heapGrowthPercent);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '30' }).heapGrowthPercent).toBe(30);
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '-5' })).toThrow(/HEAP_GROWTH_PERCENT must be/);
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: 'lots' })).toThrow(/HEAP_GROWTH_PERCENT must be/);
+  });
+
+  it("When a server or worker starts, then V8's heap growing factor is set from it, and left alone at 0", () => {
+    const set: string[] = [];
+    limitHeapGrowth(50, (flag) => set.push(flag));
+    limitHeapGrowth(0, (flag) => set.push(flag));
+    expect(set).toEqual(['--heap-growing-percent=50']);
   });
 });

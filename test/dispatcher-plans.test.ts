@@ -42,19 +42,19 @@ afterAll(() => t.cleanup());
 
 /** Every table a plan reads from start to end (a "Seq Scan" names its relation). */
 async function seqScans(sql: string, params: unknown[]): Promise<string[]> {
-  const { rows } = await t.db.query<{ plan: string }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+  const { rows } = await t.db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+  const plan = rows[0]?.['QUERY PLAN'];
+  const [top] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: PlanNode }>;
   const found: string[] = [];
-  const walk = (node: Record<string, unknown>) => {
+  const walk = (node: PlanNode) => {
     if (node['Node Type'] === 'Seq Scan') found.push(String(node['Relation Name']));
-    for (const child of (node.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+    for (const child of node.Plans ?? []) walk(child);
   };
-  const plan = rows[0]?.plan ?? (rows[0] as unknown as Record<string, unknown>)['QUERY PLAN'];
-  const parsed = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{
-    Plan: Record<string, unknown>;
-  }>;
-  walk(parsed[0]!.Plan);
+  if (!top) throw new Error(`no plan for ${sql}`);
+  walk(top.Plan);
   return found;
 }
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
 
 describe("the dispatcher's round, with thousands of messages and texts already handed on", () => {
   it('when it marks its messages dispatched, then it does not read the whole outbox', async () => {
