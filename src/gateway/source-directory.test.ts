@@ -78,6 +78,42 @@ describe('createSourceDirectory', () => {
     expect(found.filter(Boolean)).toHaveLength(2);
   });
 
+  it('When tokens arrive while a lookup is under way, then they wait and go together in the next query, one query at a time', async () => {
+    const asked: string[][] = [];
+    const release: Array<() => void> = [];
+    let running = 0;
+    let most = 0;
+    const db: Queryable = {
+      query: async <T>(_sql: string, params?: readonly unknown[]) => {
+        asked.push((params?.[0] ?? []) as string[]);
+        most = Math.max(most, ++running);
+        await new Promise<void>((resolve) => release.push(resolve));
+        running--;
+        return { rows: [] as T[], rowCount: 0 };
+      },
+    };
+    const directory = createSourceDirectory(db);
+    const token = (i: number) => `0b5f2c1e-8a7d-4f3e-9c2b-${String(i).padStart(12, '0')}`;
+    const first = directory.find(token(0));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toHaveLength(1);
+    // Later turns of the event loop, while the first lookup runs.
+    const later: Array<Promise<unknown>> = [];
+    for (let i = 1; i <= 5; i++) {
+      later.push(directory.find(token(i)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(asked).toHaveLength(1);
+    release.shift()?.();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toEqual([1, 2, 3, 4, 5].map((i) => hashToken(token(i))));
+    release.shift()?.();
+    expect(await Promise.all(later)).toEqual([null, null, null, null, null]);
+    expect(most).toBe(1);
+  });
+
   it('When the same unknown token comes again, then it is refused without another lookup; after the memory fades, it is looked up again', async () => {
     let now = 0;
     const { db, lookups } = fakeDb(new Set());
