@@ -4,6 +4,7 @@ import { parseIdempotencyKey } from '../src/idempotency/idempotency-key.ts';
 import type { SourceClaim } from '../src/gateway/source-directory.ts';
 import { prepareSourceLead } from '../src/gateway/source-rules.ts';
 import { writeDelivery, writeInOneTransaction, type LiveDelivery } from '../src/gateway/write-delivery.ts';
+import { writeKnownContact } from '../src/gateway/write-known-contact.ts';
 import type { JsonObject } from '../src/json.ts';
 import { findActiveSourceByToken } from '../src/sources/source-repository.ts';
 import { hashToken } from '../src/sources/tokens.ts';
@@ -198,6 +199,205 @@ describe('a merge in one statement and step by step', () => {
     expect(JSON.stringify(oneRows)).toContain('"response":{');
     expect(oneRows).toEqual(stepRows);
   });
+
+  // A merge without an appointment is read by one statement and written by another, no
+  // transaction between them (src/gateway/write-known-contact.ts): the same rows again.
+  it('When repeat contacts come, then the read-and-write merge leaves the rows the step-by-step writes leave, in two statements and no transaction', async () => {
+    const { db: recording, seen } = recorded();
+    const two = await seedSource(testDb.db, 'Two-Statement Merge Agent');
+    const steps = await seedSource(testDb.db, 'Step-By-Step Merge Agent 2');
+    const twoClaim = await claimOf(testDb.db, two.token);
+    const stepsClaim = await claimOf(testDb.db, steps.token);
+    const [, first, firstKey] = DELIVERIES[0] ?? ['', {}, undefined];
+    await writeInOneTransaction(testDb.db, twoClaim, liveDelivery(twoClaim, first, firstKey));
+    await writeInOneTransaction(testDb.db, stepsClaim, liveDelivery(stepsClaim, first, firstKey));
+    for (const [, body, key] of REPEATS) {
+      const delivery = liveDelivery(twoClaim, body, key);
+      seen.length = 0;
+      const a = await writeKnownContact(recording, twoClaim, delivery);
+      const b = await writeInOneTransaction(testDb.db, stepsClaim, liveDelivery(stepsClaim, body, key), {
+        stepByStep: true,
+      });
+      expect([a?.kind, b.kind]).toEqual(['merged', 'merged']);
+      expect(seen).toHaveLength(2);
+      expect(seen).not.toContain('BEGIN');
+    }
+    const [twoRows, stepRows] = [
+      await rowsOf(testDb.db, two.agent_id),
+      await rowsOf(testDb.db, steps.agent_id),
+    ];
+    expect(JSON.stringify(twoRows)).toContain('pat@new.example');
+    expect(JSON.stringify(twoRows)).toContain('"response":{');
+    expect(twoRows).toEqual(stepRows);
+  });
+});
+
+/** The test database, running `before` (awaited) ahead of each statement sent outside a transaction. */
+function interfered(before: (sql: string) => Promise<void>): { db: Database; transactions: number } {
+  const out = {
+    transactions: 0,
+    db: {
+      kind: testDb.db.kind,
+      async query(sql, params) {
+        await before(sql);
+        return testDb.db.query(sql, params);
+      },
+      withTransaction(fn) {
+        out.transactions += 1;
+        return testDb.db.withTransaction(fn);
+      },
+      close: () => testDb.db.close(),
+    } satisfies Database as Database,
+  };
+  return out;
+}
+
+describe('a merge whose lead changes between its read and its write', () => {
+  const isWrite = (sql: string) => sql.includes('leadgate_lead_changed()');
+
+  it.each([
+    ['with a key and a new email (the write claims both, then undoes itself)', 'late-1', 'late@example.com'],
+    ['with neither (the write finds the lead changed and writes nothing)', undefined, undefined],
+  ])(
+    'When it comes %s, then the locking transaction merges it after the other, nothing lost',
+    async (_what, key, email) => {
+      const s = await seedSource(testDb.db, `Interfered Agent ${key ?? 'none'}`);
+      const claim = await claimOf(testDb.db, s.token);
+      const created = await writeInOneTransaction(
+        testDb.db,
+        claim,
+        liveDelivery(claim, { name: 'Lee Late', phone: '2145550900', notes: 'first' }, undefined),
+      );
+      let writes = 0;
+      const f = interfered(async (sql) => {
+        if (!isWrite(sql) || (writes += 1) > 1) return;
+        // Another delivery merges into the same lead between this one's read and its write.
+        const other = liveDelivery(claim, { phone: '2145550900', notes: 'second', tags: 'other' }, undefined);
+        expect((await writeInOneTransaction(testDb.db, claim, other)).kind).toBe('merged');
+      });
+      const body = { phone: '2145550900', notes: 'third', tags: 'late', ...(email ? { email } : {}) };
+      const result = await writeDelivery(f.db, claim, liveDelivery(claim, body, key));
+      expect(result.kind).toBe('merged');
+      expect(writes).toBe(1);
+      expect(f.transactions).toBe(1);
+
+      const leadId = created.kind === 'created' ? created.lead.lead_id : '';
+      const { rows } = await testDb.db.query<{ fields: { notes: string; tags: string[] } }>(
+        'SELECT fields FROM leads WHERE lead_id = $1',
+        [leadId],
+      );
+      expect(rows[0]?.fields.notes).toMatch(/first[\s\S]*second[\s\S]*third/);
+      expect(rows[0]?.fields.tags.sort()).toEqual(['late', 'other']);
+      const count = (table: string, where = 'TRUE', params: unknown[] = []) =>
+        countRows(testDb.db, table, `agent_id = $1 AND ${where}`, [s.agent_id, ...params]);
+      expect(await count('leads')).toBe(1);
+      expect(await count('lead_history')).toBe(3);
+      expect(await count('outbox')).toBe(3);
+      expect(await count('lead_contacts', 'lead_id = $2', [leadId])).toBe(email ? 2 : 1);
+      expect(await count('idempotency_keys', 'lead_id = $2', [leadId])).toBe(key ? 1 : 0);
+    },
+  );
+});
+
+// Merges made at the same moment share their read and their write (write-known-contact.ts): the
+// many-row statements must leave the rows one merge after another would.
+describe('merges written together', () => {
+  const manyRows = (sql: string) => sql.includes('json_to_recordset($1::json)');
+  const CONTACTS = ['2145550910', '2145550911', '2145550912'];
+  const seedContacts = async (name: string) => {
+    const s = await seedSource(testDb.db, name);
+    const claim = await claimOf(testDb.db, s.token);
+    for (const [i, phone] of CONTACTS.entries())
+      await writeInOneTransaction(
+        testDb.db,
+        claim,
+        liveDelivery(claim, { name: `Tia Together ${i}`, phone, notes: 'first' }, undefined),
+      );
+    return { s, claim };
+  };
+  const repeat = (i: number, extra: JsonObject = {}): [JsonObject, string | undefined] => [
+    { phone: CONTACTS[i] ?? '', email: `tia${i}@example.com`, notes: `again ${i}`, ...extra },
+    i === 1 ? undefined : `tt-${i}`,
+  ];
+
+  it('When repeat contacts of several leads come at once, then one statement reads them all and one writes them all, and the rows are what the step-by-step writes leave', async () => {
+    const r = recorded();
+    const a = await seedContacts('Together Merge Agent');
+    const b = await seedContacts('Step-By-Step Merge Agent 3');
+    r.seen.length = 0;
+    const results = await Promise.all(
+      CONTACTS.map((_, i) => {
+        const [body, key] = repeat(i);
+        return writeKnownContact(r.db, a.claim, liveDelivery(a.claim, body, key));
+      }),
+    );
+    expect(results.map((x) => x?.kind)).toEqual(['merged', 'merged', 'merged']);
+    expect(r.seen).toHaveLength(2);
+    expect(r.seen.every(manyRows)).toBe(true);
+    for (const i of CONTACTS.keys()) {
+      const [body, key] = repeat(i);
+      await writeInOneTransaction(testDb.db, b.claim, liveDelivery(b.claim, body, key), { stepByStep: true });
+    }
+    const [togetherRows, stepRows] = [
+      await rowsOf(testDb.db, a.s.agent_id),
+      await rowsOf(testDb.db, b.s.agent_id),
+    ];
+    expect(JSON.stringify(togetherRows)).toContain('tia2@example.com');
+    expect(togetherRows).toEqual(stepRows);
+  });
+
+  it('When two of them are the same contact, then both merge, one after the other', async () => {
+    const r = recorded();
+    const { s, claim } = await seedContacts('Same Lead Together Agent');
+    r.seen.length = 0;
+    const bodies = [repeat(0), repeat(0, { notes: 'twice', email: 'other0@example.com' }), repeat(2)];
+    bodies[1] = [bodies[1]?.[0] ?? {}, 'tt-0-again'];
+    const results = await Promise.all(
+      bodies.map(([body, key]) => writeDelivery(r.db, claim, liveDelivery(claim, body, key))),
+    );
+    expect(results.map((x) => x.kind)).toEqual(['merged', 'merged', 'merged']);
+    // How the calls fall into statements depends on timing (on PostgreSQL, several at a time);
+    // whichever of the two is written second finds the lead changed and takes the transaction.
+    expect(r.seen.filter((sql) => sql === 'BEGIN').length).toBeLessThanOrEqual(1);
+    const { rows } = await testDb.db.query<{ fields: { notes: string } }>(
+      'SELECT fields FROM leads WHERE agent_id = $1 AND phone = $2',
+      [s.agent_id, CONTACTS[0]],
+    );
+    expect(rows[0]?.fields.notes).toMatch(/first[\s\S]*(again 0[\s\S]*twice|twice[\s\S]*again 0)/);
+    expect(await countRows(testDb.db, 'lead_history', 'agent_id = $1', [s.agent_id])).toBe(6);
+    expect(await countRows(testDb.db, 'lead_contacts', 'agent_id = $1', [s.agent_id])).toBe(6);
+  });
+
+  it('When another write changes one of their leads between read and write, then the shared write undoes itself, and each merges by itself or by the transaction', async () => {
+    const { s, claim } = await seedContacts('Interfered Together Agent');
+    let writes = 0;
+    const f = interfered(async (sql) => {
+      if (!sql.includes('leadgate_lead_changed()') || (writes += 1) > 1) return;
+      const other = liveDelivery(claim, { phone: CONTACTS[1] ?? '', notes: 'meanwhile' }, undefined);
+      expect((await writeInOneTransaction(testDb.db, claim, other)).kind).toBe('merged');
+    });
+    const results = await Promise.all(
+      CONTACTS.map((_, i) => {
+        const [body, key] = repeat(i);
+        return writeDelivery(f.db, claim, liveDelivery(claim, body, key));
+      }),
+    );
+    expect(results.map((x) => x.kind)).toEqual(['merged', 'merged', 'merged']);
+    expect(f.transactions).toBe(1);
+    const { rows } = await testDb.db.query<{ fields: { notes: string } }>(
+      'SELECT fields FROM leads WHERE agent_id = $1 ORDER BY name',
+      [s.agent_id],
+    );
+    expect(rows.map((x) => x.fields.notes.replace(/\s+/g, ' '))).toEqual([
+      expect.stringMatching(/first.*again 0$/),
+      expect.stringMatching(/first.*meanwhile.*again 1$/),
+      expect.stringMatching(/first.*again 2$/),
+    ]);
+    expect(await countRows(testDb.db, 'lead_history', 'agent_id = $1', [s.agent_id])).toBe(7);
+    expect(await countRows(testDb.db, 'outbox', 'agent_id = $1', [s.agent_id])).toBe(7);
+    expect(await countRows(testDb.db, 'idempotency_keys', 'agent_id = $1', [s.agent_id])).toBe(2);
+    expect(await countRows(testDb.db, 'lead_contacts', 'agent_id = $1', [s.agent_id])).toBe(6);
+  });
 });
 
 // New contacts arriving at the same moment share one many-row statement (writerFor in
@@ -304,7 +504,7 @@ describe('new contacts written together', () => {
     expect(await countRows(testDb.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(4);
   });
 
-  it('When a contact this process wrote comes again, then it goes straight to the transaction, and a contact removed since is still written', async () => {
+  it('When a contact this process wrote comes again, then it goes straight to the merge, and a contact removed since is still written', async () => {
     const r = recorded();
     const s = await seedSource(r.db, 'Repeat Agent');
     const claim = await claimOf(r.db, s.token);
@@ -321,7 +521,10 @@ describe('new contacts written together', () => {
       liveDelivery(claim, { name: 'Rae Repeat', phone: '2145550880', city: 'Plano' }, undefined),
     );
     expect(again.kind).toBe('merged');
-    expect(r.seen.some((sql) => sql.includes('WITH src AS') || many(sql))).toBe(false);
+    // No new-contact statement: the merge's read and its write, and no transaction.
+    expect(r.seen.some((sql) => sql.includes('INSERT INTO leads'))).toBe(false);
+    expect(r.seen).toHaveLength(2);
+    expect(r.seen).not.toContain('BEGIN');
 
     // The database forgets the contact (its phone no longer names a lead); this process does not.
     await testDb.db.query('DELETE FROM lead_contacts WHERE agent_id = $1', [s.agent_id]);

@@ -55,6 +55,12 @@ export function valueExpressions(shape: RowShape, first: number, ref: ParamRef =
   });
 }
 
+/** `column = value` for each column, as an UPDATE's SET list: `status = $3::text, …`. */
+export function setList(shape: RowShape, first: number, ref: ParamRef = placeholder): string {
+  const values = valueExpressions(shape, first, ref);
+  return shape.columns.map((c, i) => `${c.name} = ${values[i]}`).join(', ');
+}
+
 /** `INSERT INTO table (columns) VALUES ($1, …)`: the row's own statement. */
 export function insertSql(shape: RowShape): string {
   return `INSERT INTO ${shape.table} (${columnList(shape)}) VALUES (${valueExpressions(shape, 1).join(', ')})`;

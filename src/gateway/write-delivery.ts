@@ -28,6 +28,7 @@ import {
 import { UNCONFIRMED, type Unconfirmed, type SourceClaim } from './source-directory.ts';
 import { createRecent, type Recent } from './recent.ts';
 import { isPlainMerge, writeMerge } from './write-merge.ts';
+import { isKnownContactCandidate, writeKnownContact } from './write-known-contact.ts';
 import { isNewContactCandidate, writeNewContact } from './write-new-contact.ts';
 
 export type { LiveDelivery } from './plan-write.ts';
@@ -35,10 +36,12 @@ export type { LiveDelivery } from './plan-write.ts';
 /**
  * A live delivery's write. A new contact — no stored lead has its phone or email, its key is
  * unused — is written by one statement, the token check included (write-new-contact.ts): the
- * common case costs one round trip. Everything else, or a new contact that turned out not to be
- * one, goes through the one transaction below; a contact this process wrote lately goes there at
- * once (a bounded memory; the transaction decides either way). A failure writes nothing and comes
- * back as a refusal the sender may retry.
+ * common case costs one round trip. A repeat contact that only merges (no appointment) is read by
+ * one statement and written by another if the lead did not change in between
+ * (write-known-contact.ts); a contact this process wrote lately goes there at once (a bounded
+ * memory; the database decides either way). Everything else, or a write that found the database
+ * other than it assumed, goes through the one transaction below. A failure writes nothing and
+ * comes back as a refusal the sender may retry.
  */
 export async function writeDelivery(
   db: Database,
@@ -52,6 +55,8 @@ export async function writeDelivery(
     // A contact this process wrote lately is a merge: the new-contact statement would only find it.
     if (isNewContactCandidate(delivery) && !keys.some((k) => recent.has(k)))
       result = await writeNewContact(db, claim, delivery);
+    if (!result && keys.length > 0 && isKnownContactCandidate(delivery))
+      result = await writeKnownContact(db, claim, delivery);
     result ??= await writeInOneTransaction(db, claim, delivery);
     if (result.kind === 'created' || result.kind === 'merged') for (const k of keys) recent.add(k);
     return result;

@@ -13,10 +13,48 @@ export function isPlainMerge(plan: WritePlan): plan is MergePlan {
   return plan.lead?.op === 'update' && plan.agenda.length === 0 && plan.eventLog === null;
 }
 
+/**
+ * A merge's history lines and outbox messages, as two sub-statements of a WITH (`history`,
+ * `messages`), written in order. `agent` is the agent's SQL; the history lines come as
+ * `recordsJson` records in `history`, the messages as a JSON array in `messages`; `from` is what
+ * each row is read beside (`w, ` writes them only for the rows of the sub-statement `w`), and
+ * `order` what the rows are ordered by first (`w.n, `).
+ */
+export function mergeRowsSql(p: {
+  agent: string;
+  history: string;
+  messages: string;
+  from?: string;
+  order?: string;
+}): string {
+  const { from = '', order = '' } = p;
+  return `history AS (
+  INSERT INTO lead_history (${columnList(HISTORY_ROW)})
+  SELECT ${valueExpressions(HISTORY_ROW, 1, recordField('h')).join(', ')}
+    FROM ${from}json_to_recordset(${p.history}) AS h (${recordColumns(HISTORY_ROW.columns.length)})
+   ORDER BY ${order}h.n
+), messages AS (
+  INSERT INTO outbox (agent_id, message_id, topic, lead_id, payload)
+  SELECT ${p.agent}, (m.message ->> 'message_id')::uuid, m.message ->> 'topic', (m.message ->> 'lead_id')::uuid,
+         m.message -> 'payload'
+    FROM ${from}jsonb_array_elements(${p.messages}) WITH ORDINALITY AS m (message, i)
+   ORDER BY ${order}m.i
+)`;
+}
+
+/** A merge plan's history lines and outbox messages, as `mergeRowsSql` reads them. */
+export function mergeRowsParams(plan: MergePlan): [string, string] {
+  const messages = plan.messages.map((m) => ({
+    message_id: randomUUID(),
+    topic: m.topic,
+    lead_id: m.payload.lead_id,
+    payload: m.payload,
+  }));
+  return [recordsJson(plan.history.map(historyRow)), JSON.stringify(messages)];
+}
+
 // UPDATE_LEAD's thirteen parameters first ($1 the agent, $2 the lead), then these.
 const FROM_LEAD = '$14::uuid';
-const HISTORY = '$15::json';
-const MESSAGES = '$16::jsonb';
 const RESPONSE = '$17::jsonb';
 const SOURCE_ID = '$18::uuid';
 const KEY = '$19::text';
@@ -32,18 +70,7 @@ WITH moved AS (
   UPDATE lead_contacts SET lead_id = $2::uuid WHERE agent_id = $1::uuid AND lead_id = ${FROM_LEAD}
 ), lead AS (
   ${UPDATE_LEAD.trim()}
-), history AS (
-  INSERT INTO lead_history (${columnList(HISTORY_ROW)})
-  SELECT ${valueExpressions(HISTORY_ROW, 1, recordField('h')).join(', ')}
-    FROM json_to_recordset(${HISTORY}) AS h (${recordColumns(HISTORY_ROW.columns.length)})
-   ORDER BY h.n
-), messages AS (
-  INSERT INTO outbox (agent_id, message_id, topic, lead_id, payload)
-  SELECT $1::uuid, (m.message ->> 'message_id')::uuid, m.message ->> 'topic', (m.message ->> 'lead_id')::uuid,
-         m.message -> 'payload'
-    FROM jsonb_array_elements(${MESSAGES}) WITH ORDINALITY AS m (message, i)
-   ORDER BY m.i
-), answered AS (
+), ${mergeRowsSql({ agent: '$1::uuid', history: '$15::json', messages: '$16::jsonb' })}, answered AS (
   UPDATE idempotency_keys SET lead_id = $2::uuid, response = ${RESPONSE}
    WHERE agent_id = $1::uuid AND source_id = ${SOURCE_ID} AND key = ${KEY}
 )
@@ -61,17 +88,10 @@ export async function writeMerge(
   claimedFor: string,
   scope: KeyScope | null,
 ): Promise<void> {
-  const messages = plan.messages.map((m) => ({
-    message_id: randomUUID(),
-    topic: m.topic,
-    lead_id: m.payload.lead_id,
-    payload: m.payload,
-  }));
   await tx.query(MERGE_SQL, [
     ...updateLeadParams(agentId, plan.leadId, plan.lead.row),
     claimedFor,
-    recordsJson(plan.history.map(historyRow)),
-    JSON.stringify(messages),
+    ...mergeRowsParams(plan),
     JSON.stringify(successAnswer(plan.result)),
     scope?.source_id ?? null,
     scope?.key ?? null,

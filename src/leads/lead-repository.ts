@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
-import { insertSql, type RowShape } from '../db/row-shape.ts';
+import { insertSql, setList, type RowShape } from '../db/row-shape.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { LeadFields } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
@@ -108,21 +108,32 @@ export async function insertHistory(tx: Queryable, entry: NewHistoryEntry): Prom
   await tx.query(INSERT_HISTORY, historyRow(entry));
 }
 
-/** Reads a lead and locks its row until the transaction ends: merges of one lead queue up. */
-export async function lockLead(tx: Queryable, agentId: string, leadId: string): Promise<StoredLead | null> {
-  const { rows } = await tx.query<StoredLead & Record<string, unknown>>(
-    `SELECT lead_id, status, name, first_name, last_name, phone, email, campaign_name, fields, custom_fields
-       FROM leads WHERE agent_id = $1 AND lead_id = $2 FOR UPDATE`,
-    [agentId, leadId],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  const fields: LeadFields = { ...row.fields };
+/** The columns a stored lead is read from (`toStoredLead`), each prefixed with `alias.`. */
+export const storedLeadColumns = (alias: string): string =>
+  ['lead_id', 'status', ...COLUMN_FIELDS, 'fields', 'custom_fields'].map((c) => `${alias}.${c}`).join(', ');
+
+/** A stored lead from a row of `storedLeadColumns`; the column fields go back into `fields`. */
+export function toStoredLead(row: Record<string, unknown>): StoredLead {
+  const fields: LeadFields = { ...(row.fields as LeadFields) };
   for (const column of COLUMN_FIELDS) {
     const value = row[column];
     if (typeof value === 'string' && value !== '') fields[column] = value;
   }
-  return { lead_id: row.lead_id, status: row.status, fields, custom_fields: row.custom_fields };
+  return {
+    lead_id: row.lead_id as string,
+    status: row.status as LeadStatus,
+    fields,
+    custom_fields: row.custom_fields as JsonObject,
+  };
+}
+
+/** Reads a lead and locks its row until the transaction ends: merges of one lead queue up. */
+export async function lockLead(tx: Queryable, agentId: string, leadId: string): Promise<StoredLead | null> {
+  const { rows } = await tx.query<Record<string, unknown>>(
+    `SELECT ${storedLeadColumns('l')} FROM leads l WHERE l.agent_id = $1 AND l.lead_id = $2 FOR UPDATE`,
+    [agentId, leadId],
+  );
+  return rows[0] ? toStoredLead(rows[0]) : null;
 }
 
 /** A repeat contact's lead after the merge. */
@@ -134,10 +145,24 @@ export interface LeadUpdate {
   body_format: string;
 }
 
+/**
+ * The columns a repeat contact's merge sets, in the order `updateLeadParams` gives their values
+ * after the agent and the lead; consent evidence is kept when the delivery states none.
+ */
+export const LEAD_UPDATE: RowShape = {
+  table: 'leads',
+  columns: [
+    { name: 'status', type: 'text' },
+    ...COLUMN_FIELDS.map((name) => ({ name, type: 'text' })),
+    { name: 'fields', type: 'jsonb' },
+    { name: 'custom_fields', type: 'jsonb' },
+    { name: 'consent', type: 'jsonb', value: `COALESCE(${withArrival('$')}, consent)` },
+    { name: 'body_format', type: 'text' },
+  ],
+};
+
 /** A repeat contact's merge: parameters as `updateLeadParams` gives them ($1 agent, $2 lead). */
-export const UPDATE_LEAD = `UPDATE leads SET status = $3, name = $4, first_name = $5, last_name = $6, phone = $7,
-       email = $8, campaign_name = $9, fields = $10, custom_fields = $11, updated_at = now(),
-       consent = COALESCE(${withArrival('$12')}, consent), body_format = $13
+export const UPDATE_LEAD = `UPDATE leads SET ${setList(LEAD_UPDATE, 3)}, updated_at = now()
  WHERE agent_id = $1 AND lead_id = $2`;
 
 export async function updateLead(
