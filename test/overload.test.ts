@@ -27,7 +27,12 @@ describe('overload: more deliveries at once than the database can take', () => {
     await testDb.cleanup();
   });
 
-  const send = (i: number, key = `ov-${i}`, note = 'call after 5') =>
+  const send = (
+    i: number,
+    key = `ov-${i}`,
+    note = 'call after 5',
+    at: string | null = '2027-03-01T16:00:00Z',
+  ) =>
     fetch(`${url}${GATEWAY}`, {
       method: 'POST',
       headers: {
@@ -39,14 +44,16 @@ describe('overload: more deliveries at once than the database can take', () => {
         name: `Crowd ${i}`,
         phone: `3125557${String(i).padStart(3, '0')}`,
         notes: note,
+        ...(at ? { scheduled_at: at } : {}),
       }),
     });
 
-  // New contacts arriving together share one statement, and token lookups one query, so the
-  // crowd is of repeat contacts: each merge is a transaction of its own.
-  it('When 60 repeat contacts arrive at once, then each gets its answer or a 503 with Retry-After, nothing is half-written, and the retries all land once', async () => {
+  // New contacts arriving together share one statement, token lookups one query, and merges
+  // without an appointment a read and a write, so the crowd is of repeat contacts booking an
+  // appointment: each is a transaction of its own.
+  it('When 60 repeat contacts booking appointments arrive at once, then each gets its answer or a 503 with Retry-After, nothing is half-written, and the retries all land once', async () => {
     const n = 60;
-    for (let i = 0; i < n; i++) expect((await send(i, `seed-${i}`, 'first')).status).toBe(200);
+    for (let i = 0; i < n; i++) expect((await send(i, `seed-${i}`, 'first', null)).status).toBe(200);
     const history = await countRows(testDb.db, 'lead_history', 'agent_id = $1', [src.agent_id]);
     const outbox = await countRows(testDb.db, 'outbox', 'agent_id = $1', [src.agent_id]);
 
@@ -71,12 +78,14 @@ describe('overload: more deliveries at once than the database can take', () => {
       expect(r.body.error_code).toBe('SERVICE_UNAVAILABLE');
     }
     for (const r of accepted) expect(r.body.resubmit).toBe(true);
-    // Every accepted merge is whole: its history line and its outbox message; no lead is added.
+    // Every accepted merge is whole: its history line, its appointment and its outbox messages (the
+    // lead's update and the booking); no lead is added.
     expect(await countRows(testDb.db, 'leads', 'agent_id = $1', [src.agent_id])).toBe(n);
     const added = async (table: string, before: number) =>
       (await countRows(testDb.db, table, 'agent_id = $1', [src.agent_id])) - before;
     expect(await added('lead_history', history)).toBe(accepted.length);
-    expect(await added('outbox', outbox)).toBe(accepted.length);
+    expect(await added('appointments', 0)).toBe(accepted.length);
+    expect(await added('outbox', outbox)).toBe(2 * accepted.length);
 
     // Senders retry the refused ones with the same key, one at a time: every one lands, once.
     for (const r of refused) expect((await send(r.i)).status).toBe(200);
@@ -86,6 +95,7 @@ describe('overload: more deliveries at once than the database can take', () => {
       );
     expect(await countRows(testDb.db, 'leads', 'agent_id = $1', [src.agent_id])).toBe(n);
     expect(await added('lead_history', history)).toBe(n);
+    expect(await added('appointments', 0)).toBe(n);
   });
 });
 
