@@ -73,6 +73,10 @@ export const LIMITS = {
    */
   embeddedSharedBuffers: '32MB',
   embeddedMaintenanceMs: 30_000,
+  /** The embedded database's thread's young generation, in MB (db/pglite-thread.ts). */
+  embeddedThreadYoungMb: 4,
+  /** How often the tables that grew by a tenth since their statistics are looked for (and analyzed). */
+  statisticsCheckMs: 2_000,
   /** PostgreSQL connections per process, and how long to wait for one. */
   pgPoolSize: 10,
   /** New contacts' many-row statements a process runs at once on PostgreSQL (gateway/write-new-contact.ts). */

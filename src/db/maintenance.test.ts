@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestDb } from '../../test/support/db.ts';
 import { LIMITS } from '../config.ts';
 import type { Database } from './database.ts';
-import { maintainTables, vacuumStatements } from './maintenance.ts';
+import { grownTables, maintainTables, vacuumStatements } from './maintenance.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -15,12 +15,24 @@ async function settle(): Promise<void> {
 
 const quiet = { info: () => undefined, warn: () => undefined };
 
-/** A database that records its statements; a PostgreSQL one answers SHOW autovacuum and its tables. */
+/** The check for tables that grew (`grownTables`), made every LIMITS.statisticsCheckMs. */
+const isGrowthCheck = (sql: string) => sql.includes('pg_relation_size');
+
+/**
+ * A database that records its statements (all but the growth checks, counted apart); a
+ * PostgreSQL one answers SHOW autovacuum, and both their tables and the tables in `grown`.
+ */
 function fakeDb(fail: () => boolean, kind: 'pglite' | 'postgres' = 'pglite', autovacuum = 'on') {
   const statements: string[] = [];
+  const grown: string[] = [];
+  let checks = 0;
   const db = {
     kind,
     query: async (sql: string) => {
+      if (isGrowthCheck(sql)) {
+        checks++;
+        return { rows: grown.map((name) => ({ name })), rowCount: grown.length };
+      }
       statements.push(sql);
       if (sql === 'SHOW autovacuum') return { rows: [{ autovacuum }], rowCount: 1 };
       if (sql.includes('pg_tables'))
@@ -29,12 +41,12 @@ function fakeDb(fail: () => boolean, kind: 'pglite' | 'postgres' = 'pglite', aut
       return { rows: [], rowCount: 0 };
     },
   } as unknown as Database;
-  return { db, statements };
+  return { db, statements, grown, checks: () => checks };
 }
 
 describe('maintainTables', () => {
   it('When its interval passes, then the embedded database is vacuumed, then analyzed, a table at a time, again and again until stopped', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { db, statements } = fakeDb(() => false);
     const stop = await maintainTables(db, quiet);
     statements.length = 0; // the list of tables
@@ -53,14 +65,40 @@ describe('maintainTables', () => {
     expect(statements).toHaveLength(8);
   });
 
+  it('When a table grows by a tenth between two upkeeps, then it is analyzed at the next check, without a vacuum, and only while it keeps growing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    for (const kind of ['pglite', 'postgres'] as const) {
+      const { db, statements, grown, checks } = fakeDb(() => false, kind, 'off');
+      const stop = await maintainTables(db, quiet);
+      statements.length = 0;
+      await vi.advanceTimersByTimeAsync(LIMITS.statisticsCheckMs);
+      await settle();
+      expect(checks()).toBe(1);
+      expect(statements).toEqual([]);
+      grown.push('s.lead_contacts');
+      await vi.advanceTimersByTimeAsync(LIMITS.statisticsCheckMs);
+      await settle();
+      expect(statements).toEqual([
+        kind === 'pglite' ? 'ANALYZE s.lead_contacts' : 'ANALYZE (SKIP_LOCKED) s.lead_contacts',
+      ]);
+      grown.length = 0;
+      await vi.advanceTimersByTimeAsync(LIMITS.statisticsCheckMs);
+      await settle();
+      expect(statements).toHaveLength(1);
+      expect(checks()).toBe(3);
+      stop();
+    }
+  });
+
   it('When the embedded database is vacuumed, then the event loop turns between two statements, so requests are answered in between', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const events: string[] = [];
     const db = {
       kind: 'pglite',
       query: async (sql: string) => {
         if (sql.includes('pg_tables'))
           return { rows: [{ name: 's.leads' }, { name: 's.outbox' }], rowCount: 2 };
+        if (isGrowthCheck(sql)) return { rows: [], rowCount: 0 };
         events.push(sql);
         // What a request arriving during this statement gets to run: the next turn of the loop.
         setImmediate(() => events.push('a turn of the loop'));
@@ -84,7 +122,7 @@ describe('maintainTables', () => {
   });
 
   it('When a run fails, then it is logged and the next one still comes', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     let failing = true;
     const { db, statements } = fakeDb(() => failing);
     const warnings: string[] = [];
@@ -103,17 +141,18 @@ describe('maintainTables', () => {
   });
 
   it('When PostgreSQL runs autovacuum, then the server vacuums nothing itself', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const { db, statements } = fakeDb(() => false, 'postgres', 'on');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { db, statements, checks } = fakeDb(() => false, 'postgres', 'on');
     const stop = await maintainTables(db, quiet);
     await vi.advanceTimersByTimeAsync(3 * LIMITS.embeddedMaintenanceMs);
     await settle();
     expect(statements).toEqual(['SHOW autovacuum']);
+    expect(checks()).toBe(0);
     stop();
   });
 
   it('When autovacuum is off on PostgreSQL, then the server vacuums and analyzes its own tables, skipping locked ones, and says so', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const { db, statements } = fakeDb(() => false, 'postgres', 'off');
     const said: string[] = [];
     const stop = await maintainTables(db, { ...quiet, info: (_obj, msg) => said.push(msg) });
@@ -122,6 +161,27 @@ describe('maintainTables', () => {
     await settle();
     expect(statements.at(-1)).toBe('VACUUM (ANALYZE, SKIP_LOCKED) s.leads, s.outbox');
     stop();
+  });
+});
+
+describe('grownTables on a real database', () => {
+  it('When a table has grown by a tenth since its statistics, then it is listed until it is analyzed again', async () => {
+    const { db, cleanup } = await createTestDb();
+    try {
+      await db.query('CREATE TABLE growth_probe (id integer, note text)');
+      await db.query("INSERT INTO growth_probe SELECT i, 'first' FROM generate_series(1, 10) i");
+      await db.query('ANALYZE growth_probe');
+      expect(await grownTables(db)).toEqual([]);
+      await db.query("INSERT INTO growth_probe SELECT i, 'a later row' FROM generate_series(1, 3000) i");
+      const grown = await grownTables(db);
+      expect(grown).toHaveLength(1);
+      expect(grown[0]).toMatch(/\.growth_probe$/);
+      await db.query(`ANALYZE ${grown[0] ?? ''}`);
+      expect(await grownTables(db)).toEqual([]);
+      await db.query('DROP TABLE growth_probe');
+    } finally {
+      await cleanup();
+    }
   });
 });
 
