@@ -1,6 +1,6 @@
 import { LIMITS } from '../config.ts';
 import { DatabaseBusyError, isPgError, type Database } from './database.ts';
-import { createPgliteDb } from './pglite.ts';
+import { createPgliteThreadDb } from './pglite-thread.ts';
 import { createPostgresDb } from './postgres.ts';
 
 export type { Database, Queryable } from './database.ts';
@@ -16,14 +16,14 @@ export interface DbOptions {
   maxWaiting?: number;
 }
 
-/** PostgreSQL when a URL is given, otherwise embedded PGlite; either way with a bounded wait. */
+/** PostgreSQL when a URL is given, otherwise embedded PGlite in its own thread; either way with a bounded wait. */
 export async function createDb(opts: DbOptions): Promise<Database> {
   const maxWaiting = opts.maxWaiting ?? LIMITS.dbMaxWaiting;
   if (opts.databaseUrl) {
     const db = createPostgresDb(opts.databaseUrl, { onConnectionError: opts.onConnectionError });
     return withBoundedWait(db, LIMITS.pgPoolSize + maxWaiting);
   }
-  return withBoundedWait(await createPgliteDb(opts.pgliteDir), 1 + maxWaiting);
+  return withBoundedWait(await createPgliteThreadDb(opts.pgliteDir), 1 + maxWaiting);
 }
 
 /**
