@@ -15,7 +15,8 @@ export interface RowShape {
 
 /** How parameter `n` of a type is written in a statement: `$3::uuid` by default. */
 export type ParamRef = (n: number, type: string) => string;
-const placeholder: ParamRef = (n, type) => `$${n}::${type}`;
+/** Parameter `n` of a type as a statement's own parameter: `$3::uuid`. */
+export const placeholder: ParamRef = (n, type) => `$${n}::${type}`;
 
 /**
  * Rows of parameters as the JSON records a many-row statement reads with `json_to_recordset`: each

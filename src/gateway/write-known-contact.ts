@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../config.ts';
 import { isPgError } from '../db/database.ts';
-import { gathered } from '../db/gathered.ts';
 import type { Database } from '../db/index.ts';
-import { recordColumns, recordField, recordsJson, setList, type ParamRef } from '../db/row-shape.ts';
+import { placeholder, recordColumns, recordField, setList, type ParamRef } from '../db/row-shape.ts';
+import { together, type Call, type TwoForms } from '../db/together.ts';
 import { fingerprintContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
+import { TAKE_OVER_EXPIRED_KEY } from '../idempotency/key-store.ts';
 import type { JsonObject } from '../json.ts';
 import { contactKeys } from '../leads/contact-keys.ts';
 import { LEAD_UPDATE, storedLeadColumns, toStoredLead, updateLeadParams } from '../leads/lead-repository.ts';
@@ -35,7 +36,7 @@ export function isKnownContactCandidate(d: LiveDelivery): boolean {
  * does not know, a merge that would change the agenda, a key in use by a write not yet committed).
  *   - the token or the source changed → UNCONFIRMED, and the gateway asks the database again;
  *   - the idempotency key is used → its replay, or 422 when the contact differs.
- * Reads and writes of merges made at the same moment share statements (`statementsFor`).
+ * Reads and writes of merges made at the same moment share statements (db/together.ts).
  */
 export async function writeKnownContact(
   db: Database,
@@ -131,82 +132,15 @@ interface Written {
   merged: boolean;
 }
 
-/** A statement's call waiting to be sent: its parameters, and what no other of its statement may claim. */
-interface Call {
-  params: unknown[];
-  claims: string[];
-}
-
 /**
- * A statement written once for one call (`$n` parameters, `r` a single row) and once for many
- * (each call a `recordsJson` record of `r`, its parameter n read as `alias.pn`): `sql(rows, at)`
- * gets the rows of `r` and `at(alias)`, how a parameter is read beside that alias.
+ * A statement in its two forms (db/together.ts): `sql(rows, at)` gets the rows of `r` (one row,
+ * or a `recordsJson` record per call) and `at(alias)`, how a parameter is read beside that alias
+ * (`$n`, or the record's `alias.pn`).
  */
-interface Statement {
-  one: string;
-  many: string;
-}
-
-const placeholder: ParamRef = (n, type) => `$${n}::${type}`;
-
-function statement(count: number, sql: (rows: string, at: (alias: string) => ParamRef) => string): Statement {
+function statement(count: number, sql: (rows: string, at: (alias: string) => ParamRef) => string): TwoForms {
   return {
     one: sql('SELECT 1 AS n', () => placeholder),
     many: sql(`SELECT * FROM json_to_recordset($1::json) AS r (${recordColumns(count)})`, recordField),
-  };
-}
-
-/**
- * Calls made at one moment go together (db/gathered.ts): one call alone by the one-row statement,
- * several by the many-row statement, except a call claiming what another of them claims, which
- * goes alone. When the many-row statement fails, each of its calls is made alone, so one call's
- * fault is only its own.
- */
-function together<R>(db: Database, s: Statement): (call: Call) => Promise<R | undefined> {
-  type Result = { ok: R | undefined } | { err: unknown };
-  const one = async (c: Call): Promise<Result> => {
-    try {
-      return { ok: (await db.query<R>(s.one, c.params)).rows[0] };
-    } catch (err) {
-      return { err };
-    }
-  };
-  const many = async (cs: Call[]): Promise<Result[]> => {
-    try {
-      const { rows } = await db.query<R & { n: number }>(s.many, [recordsJson(cs.map((c) => c.params))]);
-      const byN = new Map(rows.map((r) => [Number(r.n), r]));
-      return cs.map((_, i) => ({ ok: byN.get(i + 1) }));
-    } catch {
-      return Promise.all(cs.map(one));
-    }
-  };
-  const run = gathered<Call, Result>(
-    async (calls) => {
-      const shared: Call[] = [];
-      const alone: Call[] = [];
-      const taken = new Set<string>();
-      for (const c of calls) {
-        if (c.claims.some((x) => taken.has(x))) alone.push(c);
-        else {
-          shared.push(c);
-          for (const x of c.claims) taken.add(x);
-        }
-      }
-      const [a, b] = await Promise.all([
-        shared.length === 1 ? Promise.all(shared.map(one)) : many(shared),
-        Promise.all(alone.map(one)),
-      ]);
-      const results = new Map<Call, Result>();
-      shared.forEach((c, i) => results.set(c, a[i] as Result));
-      alone.forEach((c, i) => results.set(c, b[i] as Result));
-      return calls.map((c) => results.get(c) as Result);
-    },
-    { concurrency: db.kind === 'postgres' ? LIMITS.newContactStatements : 1 },
-  );
-  return async (call) => {
-    const result = await run(call);
-    if ('err' in result) throw result.err;
-    return result.ok;
   };
 }
 
@@ -218,7 +152,11 @@ const statements = new WeakMap<
 function statementsFor(db: Database) {
   let known = statements.get(db);
   if (!known) {
-    known = { read: together<Read>(db, READ), write: together<Written>(db, WRITE) };
+    const concurrency = db.kind === 'postgres' ? LIMITS.newContactStatements : 1;
+    known = {
+      read: together<Read>(db, READ, { concurrency }),
+      write: together<Written>(db, WRITE, { concurrency }),
+    };
     statements.set(db, known);
   }
   return known;
@@ -324,10 +262,7 @@ WITH r AS (${rows}), src AS (
          now() + make_interval(hours => ${p('hours', 'src')}), ${p('lead', 'src')}, ${p('response', 'src')},
          ${p('digest', 'src')}
     FROM src WHERE ${p('key', 'src')} IS NOT NULL
-  ON CONFLICT (agent_id, source_id, key) DO UPDATE
-     SET contact = EXCLUDED.contact, expires_at = EXCLUDED.expires_at, created_at = now(),
-         lead_id = EXCLUDED.lead_id, response = EXCLUDED.response, body_digest = EXCLUDED.body_digest
-   WHERE idempotency_keys.expires_at <= now()
+  ${TAKE_OVER_EXPIRED_KEY}
   RETURNING lead_id
 ), go AS (
   SELECT src.* FROM src

@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { APPOINTMENT_ROW, appointmentRow } from '../appointments/appointment-repository.ts';
 import { isPgError } from '../db/database.ts';
-import { gathered } from '../db/gathered.ts';
+import { together, type Call } from '../db/together.ts';
 import type { Database } from '../db/index.ts';
-import {
-  columnList,
-  recordColumns,
-  recordField,
-  recordsJson,
-  valueExpressions,
-  type RowShape,
-} from '../db/row-shape.ts';
+import { columnList, recordColumns, recordField, valueExpressions, type RowShape } from '../db/row-shape.ts';
 import { LIMITS } from '../config.ts';
 import { fingerprintContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
+import { TAKE_OVER_EXPIRED_KEY } from '../idempotency/key-store.ts';
 import type { JsonObject } from '../json.ts';
 import { contactKeys } from '../leads/contact-keys.ts';
 import { HISTORY_ROW, LEAD_ROW, historyRow, leadRow } from '../leads/lead-repository.ts';
@@ -54,7 +48,7 @@ export async function writeNewContact(
   const params = values(claim, d, plan, fingerprint);
   let outcome: Outcome | undefined;
   try {
-    outcome = unwrap(await writerFor(db)({ params, claims: claimedValues(claim, params) }));
+    outcome = await writerFor(db)({ params, claims: claimedValues(claim, params) });
   } catch (err) {
     // Another delivery committed the same phone or email while this statement ran: a merge.
     if (isPgError(err) && err.code === '23505' && err.constraint === 'lead_contacts_pkey') return null;
@@ -79,19 +73,6 @@ interface Outcome {
   used_same_body: boolean;
 }
 
-/** A new contact's write waiting for its statement: its parameters, and what it claims. */
-interface Pending {
-  params: unknown[];
-  /** The idempotency key, phone and email it claims, by source or agent. */
-  claims: string[];
-}
-type Written = { ok: Outcome | undefined } | { err: unknown };
-
-const unwrap = (w: Written): Outcome | undefined => {
-  if ('err' in w) throw w.err;
-  return w.ok;
-};
-
 /** What a write claims that no other write of the same statement may: key, phone, email. */
 function claimedValues(claim: SourceClaim, params: unknown[]): string[] {
   const at = (name: string) => params[CHECKS.indexOf(name)];
@@ -103,60 +84,25 @@ function claimedValues(claim: SourceClaim, params: unknown[]): string[] {
   ].filter((c): c is string => c !== null);
 }
 
-const writers = new WeakMap<Database, (p: Pending) => Promise<Written>>();
+const writers = new WeakMap<Database, (call: Call) => Promise<Outcome | undefined>>();
 
 /**
- * New contacts' writes are gathered (db/gathered.ts): those that arrive in one turn of the event
+ * New contacts' writes are gathered (db/together.ts): those that arrive in one turn of the event
  * loop, or while earlier statements run, are written by one statement, one transaction and one
  * round trip. A write that claims a key, phone or email another of the same statement claims goes
  * by itself (the statement would fail on it); and when the many-row statement fails for any reason,
  * each of its writes is made again by itself, so one delivery's fault is only its own.
  */
-function writerFor(db: Database): (p: Pending) => Promise<Written> {
-  const known = writers.get(db);
-  if (known) return known;
-  const one = async (p: Pending): Promise<Written> => {
-    try {
-      return { ok: (await db.query<Outcome>(NEW_CONTACT_SQL, p.params)).rows[0] };
-    } catch (err) {
-      return { err };
-    }
-  };
-  const many = async (ps: Pending[]): Promise<Written[]> => {
-    try {
-      const { rows } = await db.query<Outcome & { n: number }>(NEW_CONTACTS_SQL, [
-        recordsJson(ps.map((p) => p.params)),
-      ]);
-      const byN = new Map(rows.map((r) => [Number(r.n), r]));
-      return ps.map((_, i) => ({ ok: byN.get(i + 1) }));
-    } catch {
-      return Promise.all(ps.map(one));
-    }
-  };
-  const writer = gathered<Pending, Written>(
-    async (pending) => {
-      const together: Pending[] = [];
-      const alone: Pending[] = [];
-      const taken = new Set<string>();
-      for (const p of pending) {
-        if (p.claims.some((c) => taken.has(c))) alone.push(p);
-        else {
-          together.push(p);
-          for (const c of p.claims) taken.add(c);
-        }
-      }
-      const [a, b] = await Promise.all([
-        together.length === 1 ? Promise.all(together.map(one)) : many(together),
-        Promise.all(alone.map(one)),
-      ]);
-      const results = new Map<Pending, Written>();
-      together.forEach((p, i) => results.set(p, a[i] as Written));
-      alone.forEach((p, i) => results.set(p, b[i] as Written));
-      return pending.map((p) => results.get(p) as Written);
-    },
-    { concurrency: db.kind === 'postgres' ? LIMITS.newContactStatements : 1 },
-  );
-  writers.set(db, writer);
+function writerFor(db: Database): (call: Call) => Promise<Outcome | undefined> {
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = together<Outcome>(
+      db,
+      { one: NEW_CONTACT_SQL, many: NEW_CONTACTS_SQL },
+      { concurrency: db.kind === 'postgres' ? LIMITS.newContactStatements : 1 },
+    );
+    writers.set(db, writer);
+  }
   return writer;
 }
 
@@ -215,10 +161,7 @@ WITH src AS (
   SELECT agent_id, source_id, ${p('key')}, ${p('contact')}, now() + make_interval(hours => ${p('hours')}),
          $${LEAD_AT + 1}::uuid, ${p('response')}, ${p('digest')}
     FROM go WHERE ${p('key')} IS NOT NULL
-  ON CONFLICT (agent_id, source_id, key) DO UPDATE
-     SET contact = EXCLUDED.contact, expires_at = EXCLUDED.expires_at, created_at = now(),
-         lead_id = EXCLUDED.lead_id, response = EXCLUDED.response, body_digest = EXCLUDED.body_digest
-   WHERE idempotency_keys.expires_at <= now()
+  ${TAKE_OVER_EXPIRED_KEY}
   RETURNING 1
 ), lead AS (
   INSERT INTO leads (${columnList(LEAD_ROW)})
@@ -290,10 +233,7 @@ WITH r AS (
   SELECT go.src_agent_id, ${q('source_id', go)}, ${q('key', go)}, ${q('contact', go)},
          now() + make_interval(hours => ${q('hours', go)}), ${LEAD_ID(go)}, ${q('response', go)}, ${q('digest', go)}
     FROM go WHERE ${q('key', go)} IS NOT NULL
-  ON CONFLICT (agent_id, source_id, key) DO UPDATE
-     SET contact = EXCLUDED.contact, expires_at = EXCLUDED.expires_at, created_at = now(),
-         lead_id = EXCLUDED.lead_id, response = EXCLUDED.response, body_digest = EXCLUDED.body_digest
-   WHERE idempotency_keys.expires_at <= now()
+  ${TAKE_OVER_EXPIRED_KEY}
   RETURNING lead_id
 ), lead AS (
   INSERT INTO leads (${columnList(LEAD_ROW)})

@@ -16,6 +16,15 @@ export type Claim =
   | { kind: 'existing'; contact: ContactFingerprint; response: JsonObject | null; sameBody: boolean };
 
 /**
+ * The end of an INSERT of a key with its answer (`lead_id`, `response`, `body_digest`): an expired
+ * key is taken over, an unexpired one is left as it is and the insert returns no row for it.
+ */
+export const TAKE_OVER_EXPIRED_KEY = `ON CONFLICT (agent_id, source_id, key) DO UPDATE
+     SET contact = EXCLUDED.contact, expires_at = EXCLUDED.expires_at, created_at = now(),
+         lead_id = EXCLUDED.lead_id, response = EXCLUDED.response, body_digest = EXCLUDED.body_digest
+   WHERE idempotency_keys.expires_at <= now()`;
+
+/**
  * Claims the key inside the caller's transaction. The unique primary key makes a simultaneous
  * second claim wait for the first transaction: after its commit the second sees the stored
  * response (replay); after its rollback the second claims the key itself. An expired key is
