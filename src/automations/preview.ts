@@ -15,14 +15,20 @@ export async function previewAutomations(
     source_id: string;
     /** The lead as it would be stored (fields by name). */
     lead: Record<string, unknown>;
-    existingLeadId: string | null;
+    /** The stored lead the contact is, or null (may still be being read: the reads go side by side). */
+    existingLeadId: string | null | PromiseLike<string | null>;
     hasAppointment: boolean;
     now: Date;
   },
 ): Promise<JsonObject> {
-  const topic = input.existingLeadId ? 'lead.updated' : 'lead.created';
+  const [existingLeadId, agents, allDestinations] = await Promise.all([
+    input.existingLeadId,
+    loadFollowUpAgents(db, [input.agent_id]),
+    listDestinations(db, input.source_id),
+  ]);
+  const topic = existingLeadId ? 'lead.updated' : 'lead.created';
   const topics = input.hasAppointment ? [topic, 'appointment.booked'] : [topic];
-  const agent = (await loadFollowUpAgents(db, [input.agent_id])).get(input.agent_id);
+  const agent = agents.get(input.agent_id);
   const [plan] = agent
     ? await followUpsFor(
         db,
@@ -39,7 +45,7 @@ export async function previewAutomations(
       )
     : [{ callTask: false, text: { skipped: 'no such agent' } }];
   if (!plan) throw new Error('one follow-up asked, none planned');
-  const destinations = (await listDestinations(db, input.source_id))
+  const destinations = allDestinations
     .filter((d) => d.active)
     .map((d) => ({
       destination_id: d.destination_id,
@@ -49,8 +55,8 @@ export async function previewAutomations(
     }))
     .filter((d) => d.events.length > 0);
   return {
-    outcome: input.existingLeadId ? 'merge' : 'create',
-    lead_id: input.existingLeadId,
+    outcome: existingLeadId ? 'merge' : 'create',
+    lead_id: existingLeadId,
     events: topics,
     call_task: plan.callTask,
     text:
