@@ -7,6 +7,8 @@ export default defineConfig({
     exclude: ['test/faults/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The embedded database's migrated data directory, made once and copied for each test file.
+    globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
   },

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LIMITS } from '../config.ts';
 import type { Database, QueryResult, Queryable } from './database.ts';
@@ -105,9 +108,23 @@ function startThread(dir: string | undefined): Worker {
     resourceLimits: { maxYoungGenerationSizeMb: LIMITS.embeddedThreadYoungMb },
   };
   if (!fromSource) return new Worker(entry, options);
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const tsx = JSON.stringify(tsxLoaderApi());
   const code = `import(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(code, { ...options, eval: true });
+}
+
+/** Where tsx's ESM loader API is (its package's export `tsx/esm/api`), as a file URL. */
+function tsxLoaderApi(): string {
+  try {
+    return import.meta.resolve('tsx/esm/api');
+  } catch {
+    // Where import.meta.resolve is missing (a test runner's module runner), the export map says.
+    const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      exports: Record<string, { import: { default: string } }>;
+    };
+    return new URL(pkg.exports['./esm/api']?.import.default ?? '', pathToFileURL(manifest)).href;
+  }
 }
 
 /** An error from the other thread as an Error again, its fields (the SQLSTATE `code` …) on it. */

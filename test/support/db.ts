@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createDb, type Database } from '../../src/db/index.ts';
 import { migrate } from '../../src/db/migrate.ts';
+
+/** Where the run's migrated embedded data directory is (test/support/global-setup.ts), if any. */
+export const PGLITE_TEMPLATE_ENV = 'LEADGATE_TEST_PGLITE_TEMPLATE';
 
 /** Set by CI (and `npm run test:pg`): run the suite against this PostgreSQL server, else PGlite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -20,14 +26,25 @@ export function urlWithSchema(base: string, schema: string): string {
 }
 
 /**
- * A fresh, migrated database for one test file: an in-memory PGlite, or on PostgreSQL a schema
- * of its own (so test files run in parallel without seeing each other).
+ * A fresh, migrated database for one test file: an embedded PGlite (a copy of the run's migrated
+ * data directory, or in memory when there is none), or on PostgreSQL a schema of its own (so test
+ * files run in parallel without seeing each other).
  */
 export async function createTestDb(): Promise<TestDb> {
   if (!TEST_DATABASE_URL) {
-    const db = await createDb({});
+    const template = process.env[PGLITE_TEMPLATE_ENV];
+    const root = template ? mkdtempSync(join(tmpdir(), 'leadgate-test-')) : undefined;
+    if (template && root) cpSync(template, join(root, 'pgdata'), { recursive: true });
+    const db = await createDb(root ? { pgliteDir: join(root, 'pgdata') } : {});
     await migrate(db);
-    return { db, url: undefined, cleanup: () => db.close() };
+    return {
+      db,
+      url: undefined,
+      async cleanup() {
+        await db.close();
+        if (root) rmSync(root, { recursive: true, force: true });
+      },
+    };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = await createDb({ databaseUrl: TEST_DATABASE_URL });
