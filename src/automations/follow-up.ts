@@ -52,10 +52,8 @@ export async function followUpsFor(
     const phone = text(r.lead, 'phone');
     return phone !== null && r.lead.sms_consent === true ? [{ agent_id: r.agent_id, phone }] : [];
   });
-  const [stopped, texted] = await Promise.all([
-    optedOut(db, numbers),
-    textsSince(db, numbers, new Date(now.getTime() - 86_400_000)),
-  ]);
+  const stopped = await optedOut(db, numbers);
+  const texted = await textsSince(db, numbers, new Date(now.getTime() - 86_400_000));
   return requests.map((r) => {
     const { lead, agent } = r;
     const phone = text(lead, 'phone');

@@ -15,20 +15,14 @@ export async function previewAutomations(
     source_id: string;
     /** The lead as it would be stored (fields by name). */
     lead: Record<string, unknown>;
-    /** The stored lead the contact is, or null (may still be being read: the reads go side by side). */
-    existingLeadId: string | null | PromiseLike<string | null>;
+    existingLeadId: string | null;
     hasAppointment: boolean;
     now: Date;
   },
 ): Promise<JsonObject> {
-  const [existingLeadId, agents, allDestinations] = await Promise.all([
-    input.existingLeadId,
-    loadFollowUpAgents(db, [input.agent_id]),
-    listDestinations(db, input.source_id),
-  ]);
-  const topic = existingLeadId ? 'lead.updated' : 'lead.created';
+  const topic = input.existingLeadId ? 'lead.updated' : 'lead.created';
   const topics = input.hasAppointment ? [topic, 'appointment.booked'] : [topic];
-  const agent = agents.get(input.agent_id);
+  const agent = (await loadFollowUpAgents(db, [input.agent_id])).get(input.agent_id);
   const [plan] = agent
     ? await followUpsFor(
         db,
@@ -45,7 +39,7 @@ export async function previewAutomations(
       )
     : [{ callTask: false, text: { skipped: 'no such agent' } }];
   if (!plan) throw new Error('one follow-up asked, none planned');
-  const destinations = allDestinations
+  const destinations = (await listDestinations(db, input.source_id))
     .filter((d) => d.active)
     .map((d) => ({
       destination_id: d.destination_id,
@@ -55,8 +49,8 @@ export async function previewAutomations(
     }))
     .filter((d) => d.events.length > 0);
   return {
-    outcome: existingLeadId ? 'merge' : 'create',
-    lead_id: existingLeadId,
+    outcome: input.existingLeadId ? 'merge' : 'create',
+    lead_id: input.existingLeadId,
     events: topics,
     call_task: plan.callTask,
     text:

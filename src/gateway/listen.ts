@@ -111,16 +111,17 @@ export function recordListenEvent(
   }));
 }
 
-/** What a live delivery would fire; the contact is looked up beside the agent's settings. */
 function wouldFire(db: Database, source: SourceIds, lead: PreparedLead) {
-  return previewAutomations(db, {
-    agent_id: source.agent_id,
-    source_id: source.source_id,
-    lead: { ...lead.fields, status: lead.status },
-    existingLeadId: findContact(db, source.agent_id, contactKeys(lead.fields)),
-    hasAppointment: lead.appointment !== null,
-    now: new Date(),
-  });
+  return findContact(db, source.agent_id, contactKeys(lead.fields)).then((existing) =>
+    previewAutomations(db, {
+      agent_id: source.agent_id,
+      source_id: source.source_id,
+      lead: { ...lead.fields, status: lead.status },
+      existingLeadId: existing,
+      hasAppointment: lead.appointment !== null,
+      now: new Date(),
+    }),
+  );
 }
 
 type ListenContent = Omit<NewListenSample, 'agent_id' | 'source_id' | 'listen' | 'raw_body'> & {

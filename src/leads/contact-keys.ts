@@ -51,13 +51,11 @@ export async function findContact(
   agentId: string,
   keys: ContactKey[],
 ): Promise<string | null> {
-  // Reads only: the keys are asked about side by side.
-  const found = await Promise.all(
-    keys.map(async (key) => ({ kind: key.kind, lead_id: await ownerOf(tx, agentId, key) })),
-  );
-  const owners = found.filter(
-    (o): o is { kind: ContactKey['kind']; lead_id: string } => o.lead_id !== undefined,
-  );
+  const owners: Array<{ kind: string; lead_id: string }> = [];
+  for (const key of keys) {
+    const owner = await ownerOf(tx, agentId, key);
+    if (owner) owners.push({ kind: key.kind, lead_id: owner });
+  }
   return emailFirst(owners)[0]?.lead_id ?? null;
 }
 
