@@ -26,14 +26,12 @@ export type Reply = { id: number; ok: unknown } | { id: number; err: Record<stri
  */
 export async function createPgliteThreadDb(dir: string | undefined): Promise<Database> {
   const worker = startThread(dir);
-  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
+  type Waiter = { resolve: (value: unknown) => void; reject: (err: Error) => void };
+  const waiting = new Map<number, Waiter>();
   let failed: Error | null = null;
   let nextId = 0;
 
-  const settle = (
-    id: number,
-    how: (w: { resolve: (v: unknown) => void; reject: (e: Error) => void }) => void,
-  ) => {
+  const settle = (id: number, how: (w: Waiter) => void) => {
     const w = waiting.get(id);
     if (!w) return;
     waiting.delete(id);

@@ -7,7 +7,7 @@ import { together, type Call, type TwoForms } from '../db/together.ts';
 import { fingerprintContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
 import { TAKE_OVER_EXPIRED_KEY } from '../idempotency/key-store.ts';
 import type { JsonObject } from '../json.ts';
-import { contactKeys } from '../leads/contact-keys.ts';
+import { contactKeys, keyValue } from '../leads/contact-keys.ts';
 import { LEAD_UPDATE, storedLeadColumns, toStoredLead, updateLeadParams } from '../leads/lead-repository.ts';
 import { emptyAgenda, planWrite, type LiveDelivery } from './plan-write.ts';
 import { answerForUsedKey, successAnswer, type DeliveryResult } from './result.ts';
@@ -46,9 +46,8 @@ export async function writeKnownContact(
   const { source } = claim;
   const { read: readMany, write: writeMany } = statementsFor(db);
   const keys = contactKeys(d.lead.fields);
-  const keyOf = (kind: string) => keys.find((k) => k.kind === kind)?.value ?? null;
-  const phone = keyOf('phone');
-  const email = keyOf('email');
+  const phone = keyValue(keys, 'phone');
+  const email = keyValue(keys, 'email');
   const fingerprint = fingerprintContact(d.lead.fields);
   const read = await readMany({
     params: [

@@ -8,7 +8,7 @@ import { LIMITS } from '../config.ts';
 import { fingerprintContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
 import { TAKE_OVER_EXPIRED_KEY } from '../idempotency/key-store.ts';
 import type { JsonObject } from '../json.ts';
-import { contactKeys } from '../leads/contact-keys.ts';
+import { contactKeys, keyValue } from '../leads/contact-keys.ts';
 import { HISTORY_ROW, LEAD_ROW, historyRow, leadRow } from '../leads/lead-repository.ts';
 import { emptyAgenda, planWrite, type LiveDelivery, type WritePlan } from './plan-write.ts';
 import { answerForUsedKey, successAnswer, type DeliveryResult } from './result.ts';
@@ -281,7 +281,6 @@ function values(
   if (appointment && appointment.op !== 'insert')
     throw new Error('a new contact has no appointment to update');
   const keys = contactKeys(d.lead.fields);
-  const key = (kind: string) => keys.find((k) => k.kind === kind)?.value ?? null;
   return [
     claim.tokenHash,
     claim.source.source_id,
@@ -290,8 +289,8 @@ function values(
     JSON.stringify(fingerprint),
     JSON.stringify(successAnswer(plan.result)),
     LIMITS.idempotencyWindowHours,
-    key('phone'),
-    key('email'),
+    keyValue(keys, 'phone'),
+    keyValue(keys, 'email'),
     d.bodyDigest,
     ...leadRow(plan.leadId, lead.row),
     ...(appointment ? appointmentRow(appointment.row) : APPOINTMENT_ROW.columns.map(() => null)),

@@ -17,6 +17,11 @@ export function contactKeys(fields: LeadFields): ContactKey[] {
   return keys;
 }
 
+/** The value of the contact's key of that kind, or null when it has none. */
+export function keyValue(keys: readonly ContactKey[], kind: ContactKey['kind']): string | null {
+  return keys.find((k) => k.kind === kind)?.value ?? null;
+}
+
 /**
  * Claims the contact's keys for `newLeadId`, one by one in a fixed order (phone, then email) so
  * two transactions never wait on each other crosswise. A key another lead holds is not taken:
