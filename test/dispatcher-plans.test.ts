@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARK_DISPATCHED } from '../src/automations/fan-out.ts';
 import { TEXTS_SINCE } from '../src/automations/sms-repository.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
+import { seqScans as plannedSeqScans } from './support/plans.ts';
 
 /**
  * The dispatcher's round must cost what the round holds, not what the tables hold: the outbox and
@@ -40,21 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.cleanup());
 
-/** Every table a plan reads from start to end (a "Seq Scan" names its relation). */
-async function seqScans(sql: string, params: unknown[]): Promise<string[]> {
-  const { rows } = await t.db.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-  const plan = rows[0]?.['QUERY PLAN'];
-  const [top] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: PlanNode }>;
-  const found: string[] = [];
-  const walk = (node: PlanNode) => {
-    if (node['Node Type'] === 'Seq Scan') found.push(String(node['Relation Name']));
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  if (!top) throw new Error(`no plan for ${sql}`);
-  walk(top.Plan);
-  return found;
-}
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
+const seqScans = (sql: string, params: unknown[]) => plannedSeqScans(t.db, sql, params);
 
 describe("the dispatcher's round, with thousands of messages and texts already handed on", () => {
   it('when it marks its messages dispatched, then it does not read the whole outbox', async () => {

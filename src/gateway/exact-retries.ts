@@ -66,7 +66,7 @@ export function createExactRetries(db: Queryable, opts: { max?: number } = {}): 
  * unexpired with its bytes; else null. A subquery per resend, so each is two index lookups
  * whatever the planner thinks of the tables' sizes.
  */
-const EXACT_RETRIES_SQL = `
+export const EXACT_RETRIES_SQL = `
 SELECT r.n,
        (SELECT k.response FROM sources s
           JOIN idempotency_keys k ON k.agent_id = s.agent_id AND k.source_id = s.source_id AND k.key = r.key

@@ -208,7 +208,7 @@ const LEAD_ID = (ref: typeof r) => ref(LEAD_AT + 1, 'uuid');
  * agent's every key and cost milliseconds a row). A lone write still takes NEW_CONTACT_SQL, a
  * quarter quicker than this with one record.
  */
-const NEW_CONTACTS_SQL = `
+export const NEW_CONTACTS_SQL = `
 WITH r AS (
   SELECT * FROM json_to_recordset($1::json)
     AS r (${recordColumns(PARAMS)})

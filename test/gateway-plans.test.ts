@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXACT_RETRIES_SQL } from '../src/gateway/exact-retries.ts';
+import { MERGE_READ, MERGE_WRITE } from '../src/gateway/write-known-contact.ts';
+import { NEW_CONTACTS_SQL } from '../src/gateway/write-new-contact.ts';
+import { createTestDb, type TestDb } from './support/db.ts';
+import { seqScans } from './support/plans.ts';
+
+/**
+ * A delivery must cost the same at an agent's thousandth lead as at the first. The statements that
+ * write several deliveries at once read their records from JSON, which the planner guesses at 100
+ * rows whatever it holds; joined to a table, that guess can make it hash the agent's every lead,
+ * key or contact key for each statement, a cost that grows with the agent's book. Each plan, on an
+ * agent with thousands of leads (statistics taken), must read those tables by index.
+ */
+let t: TestDb;
+const agent = randomUUID();
+const source = randomUUID();
+const LEADS = 3_000;
+const BIG = ['leads', 'lead_contacts', 'idempotency_keys', 'lead_history', 'outbox'];
+/** Three deliveries' records (their values do not change the plan; absent ones read as null). */
+const RECORDS = JSON.stringify([{ n: 1 }, { n: 2 }, { n: 3 }]);
+
+beforeAll(async () => {
+  t = await createTestDb();
+  await t.db.query(`INSERT INTO agents (agent_id, name) VALUES ($1, 'Plans')`, [agent]);
+  await t.db.query(
+    `INSERT INTO sources (agent_id, source_id, name, token_hash) VALUES ($1, $2, 'Plans', 'plans')`,
+    [agent, source],
+  );
+  await t.db.query(
+    `INSERT INTO leads (agent_id, lead_id, source_id, status, name, phone, email)
+     SELECT $1, gen_random_uuid(), $2, 'New', 'Lead ' || i, '+1512' || lpad(i::text, 7, '0'), 'lead' || i || '@example.com'
+       FROM generate_series(1, $3::int) AS i`,
+    [agent, source, LEADS],
+  );
+  await t.db.query(
+    `INSERT INTO lead_contacts (agent_id, kind, value, lead_id)
+     SELECT agent_id, k.kind, k.value, lead_id FROM leads, LATERAL (VALUES ('phone', phone), ('email', email)) AS k (kind, value)`,
+  );
+  await t.db.query(
+    `INSERT INTO idempotency_keys (agent_id, source_id, key, contact, expires_at, lead_id)
+     SELECT agent_id, source_id, 'key-' || lead_id, '{}', now() + interval '1 day', lead_id FROM leads`,
+  );
+  for (const table of BIG) await t.db.query(`ANALYZE ${table}`);
+});
+afterAll(() => t.cleanup());
+
+describe('deliveries written together, on an agent with thousands of leads', () => {
+  it.each([
+    ['new contacts are written', NEW_CONTACTS_SQL],
+    ['repeat contacts are read', MERGE_READ.many],
+    ['repeat contacts are merged', MERGE_WRITE.many],
+  ])('When %s by one statement, then its plan reads no table of the agent whole', async (_, sql) => {
+    const scanned = await seqScans(t.db, sql, [RECORDS]);
+    expect(scanned.filter((table) => BIG.includes(table))).toEqual([]);
+  });
+
+  it('When exact resends are looked up together, then the plan reads no table of the agent whole', async () => {
+    const many = (value: string) => [value, value, value];
+    const scanned = await seqScans(t.db, EXACT_RETRIES_SQL, [
+      many('plans'),
+      many(source),
+      [1, 1, 1],
+      many('key'),
+      many('digest'),
+    ]);
+    expect(scanned.filter((table) => BIG.includes(table))).toEqual([]);
+  });
+});
