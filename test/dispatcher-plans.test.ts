@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MARK_DISPATCHED } from '../src/automations/fan-out.ts';
-import { TEXTS_SINCE } from '../src/automations/sms-repository.ts';
+import { SENT_TEXTS, TEXTS_SINCE } from '../src/automations/sms-repository.ts';
+import { HISTORY_ROW } from '../src/leads/lead-repository.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
 import { seqScans as plannedSeqScans } from './support/plans.ts';
 
@@ -65,5 +66,19 @@ describe("the dispatcher's round, with thousands of messages and texts already h
       phones.filter((p) => Number(p.slice(-4)) >= 1 && Number(p.slice(-4)) <= OLD).length,
     );
     expect(rows.every((r) => r.n === 1)).toBe(true);
+  });
+});
+
+describe('texts the provider took, with thousands of texts already sent', () => {
+  it('when they are recorded sent, then the statement does not read every text', async () => {
+    const three = <T>(v: T) => [v, v, v];
+    const args = [
+      three(agent),
+      three(randomUUID()),
+      three('test'),
+      three(null),
+      ...HISTORY_ROW.columns.map(() => three(null)),
+    ];
+    expect(await seqScans(SENT_TEXTS, args)).not.toContain('sms_messages');
   });
 });

@@ -173,7 +173,7 @@ export async function finishText(db: Queryable, t: ClaimedText, outcome: TextOut
 
 // Texts the provider took: each text's row and its lead's history line, all in one statement (a
 // text's two rows both or neither).
-const SENT_TEXTS = `WITH x AS (
+export const SENT_TEXTS = `WITH x AS (
   SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS x (agent_id, sms_id, provider, provider_id, n)),
 sent AS (
   UPDATE sms_messages m SET status = 'sent', lease_until = NULL, provider = x.provider, provider_id = x.provider_id,
