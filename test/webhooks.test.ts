@@ -4,6 +4,7 @@ import { sha256 } from '../src/automations/payloads.ts';
 import { addDestination, adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
+import { faultyDb } from './support/faulty-db.ts';
 import { startReceiver } from './support/receiver.ts';
 
 let t: TestApp;
@@ -311,6 +312,58 @@ describe('Listen mode shows what would have fired', () => {
     });
     await settle(dispatcher());
     expect(at('/preview').map((r) => JSON.parse(r.body).type)).toEqual(['lead.created']);
+  });
+});
+
+describe('Listen mode: what the preview reads', () => {
+  it('When the number had a text today, and then opted out, then the preview says the text would be skipped, and why', async () => {
+    const src = await sourceWith('partner_sync', '/preview-texted');
+    const lead = { name: 'Texted Tia', phone: '2145550311', state: 'TX', sms_consent: true };
+    await deliver(t.app, src.token, lead);
+    await settle(dispatcher());
+    const texts = await t.db.query<{ to_phone: string }>(
+      'SELECT to_phone FROM sms_messages WHERE agent_id = $1',
+      [src.agent_id],
+    );
+    expect(texts.rows).toHaveLength(1);
+    await deliver(t.app, src.token, { ...lead, listen: true });
+    await t.db.query(`INSERT INTO sms_opt_outs (agent_id, phone, keyword) VALUES ($1, $2, 'STOP')`, [
+      src.agent_id,
+      texts.rows[0]?.to_phone,
+    ]);
+    await deliver(t.app, src.token, { ...lead, listen: true });
+    const samples = (await admin('GET', `/sources/${src.source_id}/samples`)).json().samples as Array<{
+      would_fire: Record<string, unknown>;
+    }>;
+    expect(samples.map((s) => s.would_fire.text)).toEqual([
+      { skipped: 'opted out' },
+      { skipped: 'texted in the last 24 hours' },
+    ]);
+  });
+
+  it('When a sample is sent, then the token, everything its preview needs and the sample take a statement each', async () => {
+    const seen: string[] = [];
+    const observed = faultyDb(t.db);
+    observed.state.failWhen = (sql) => {
+      seen.push(sql);
+      return false;
+    };
+    const app = await createTestApp({ db: observed.db, testDb: t.testDb });
+    try {
+      const src = await sourceWith('partner_sync', '/preview-reads');
+      const lead = { name: 'Read Rae', phone: '2145550312', email: 'rae@example.com', sms_consent: true };
+      await deliver(app.app, src.token, { ...lead, listen: true }); // the source is looked up and remembered
+      seen.length = 0;
+      const res = await deliver(app.app, src.token, { ...lead, phone: '2145550313', listen: true });
+      expect(res.statusCode).toBe(200);
+      const statements = seen.filter((sql) => !/^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql));
+      // The token (checked on every Listen delivery), what the preview needs, the sample.
+      expect(statements).toHaveLength(3);
+      expect(statements[0]).toMatch(/FROM sources/);
+      expect(statements[2]).toMatch(/INSERT INTO listen_samples/);
+    } finally {
+      await app.app.close();
+    }
   });
 });
 

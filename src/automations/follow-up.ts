@@ -34,26 +34,57 @@ export interface FollowUpRequest {
 
 export type PlannedFollowUp = FollowUp & { phone: string | null };
 
+/** How far back the texts a number had count against the daily limit. */
+export const TEXT_WINDOW_MS = 86_400_000;
+
+const text = (lead: Record<string, unknown>, key: string) =>
+  typeof lead[key] === 'string' && lead[key] !== '' ? (lead[key] as string) : null;
+
+/** The number a lead's text could go to: its phone, when it consents to texts; else null. */
+export function textableNumber(lead: Record<string, unknown>): string | null {
+  const phone = text(lead, 'phone');
+  return phone !== null && lead.sms_consent === true ? phone : null;
+}
+
+/** What the database says of the numbers texts could go to, by `agentPhoneKey`. */
+export interface TextingHistory {
+  /** The numbers that opted out. */
+  stopped: ReadonlySet<string>;
+  /** How many texts each number had within TEXT_WINDOW_MS; a number not texted is absent. */
+  texted: ReadonlyMap<string, number>;
+}
+
 /**
- * The follow-ups of lead events, in their order (planFollowUp), with what they need from the
+ * The follow-ups of lead events, in their order (planFollowUps), with what they need from the
  * database: whether each number opted out and whether the agent texted it in the last 24 hours —
  * two queries for all of them, asked only for the numbers a text could go to (a phone and consent).
- * A text planned for an event counts for the events after it, as if it were already scheduled.
- * Used by the dispatcher for a round of messages and by Listen's preview for one.
+ * Used by the dispatcher for a round of messages.
  */
 export async function followUpsFor(
   db: Queryable,
   requests: readonly FollowUpRequest[],
   now: Date,
 ): Promise<PlannedFollowUp[]> {
-  const text = (lead: Record<string, unknown>, key: string) =>
-    typeof lead[key] === 'string' && lead[key] !== '' ? (lead[key] as string) : null;
   const numbers = requests.flatMap((r) => {
-    const phone = text(r.lead, 'phone');
-    return phone !== null && r.lead.sms_consent === true ? [{ agent_id: r.agent_id, phone }] : [];
+    const phone = textableNumber(r.lead);
+    return phone === null ? [] : [{ agent_id: r.agent_id, phone }];
   });
   const stopped = await optedOut(db, numbers);
-  const texted = await textsSince(db, numbers, new Date(now.getTime() - 86_400_000));
+  const texted = await textsSince(db, numbers, new Date(now.getTime() - TEXT_WINDOW_MS));
+  return planFollowUps(requests, { stopped, texted }, now);
+}
+
+/**
+ * The follow-ups of lead events, in their order (planFollowUp), on what the database said of their
+ * numbers. A text planned for an event counts for the events after it, as if it were already
+ * scheduled. Pure; the dispatcher and Listen's preview both plan with it.
+ */
+export function planFollowUps(
+  requests: readonly FollowUpRequest[],
+  history: TextingHistory,
+  now: Date,
+): PlannedFollowUp[] {
+  const texted = new Map(history.texted);
   return requests.map((r) => {
     const { lead, agent } = r;
     const phone = text(lead, 'phone');
@@ -67,7 +98,7 @@ export async function followUpsFor(
       zone: leadZone(lead, agent.timezone),
       sms_consent: lead.sms_consent === true,
       appointment: r.scheduled_at ? { scheduled_at: r.scheduled_at } : null,
-      opted_out: stopped.has(key),
+      opted_out: history.stopped.has(key),
       texts_last_24h: texted.get(key) ?? 0,
       agent_name: agent.name,
       template: agent.sms_template,

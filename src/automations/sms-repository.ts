@@ -37,16 +37,26 @@ export function agentPhoneKey(agentId: string, phone: string): string {
 }
 
 /**
+ * The texts the agent sent a number since a moment (scheduled, being sent or sent), as an SQL
+ * expression of three others: an index range (agent, number, time) per number.
+ */
+export const textsCountSql = (agent: string, phone: string, since: string): string =>
+  `(SELECT count(*)::int FROM sms_messages m
+     WHERE m.agent_id = ${agent} AND m.to_phone = ${phone} AND m.created_at >= ${since}
+       AND m.status IN ('scheduled', 'sending', 'sent'))`;
+
+/** Whether a number opted out of the agent's texts, as an SQL expression of two others. */
+export const optedOutSql = (agent: string, phone: string): string =>
+  `EXISTS (SELECT FROM sms_opt_outs o WHERE o.agent_id = ${agent} AND o.phone = ${phone})`;
+
+/**
  * textsSince's statement. Each number is counted through its own index range (agent, number, time):
  * joined to the texts, the planner read every text of the last day whenever its statistics lagged
  * behind the table (6 ms a round at 10,000 texts on the embedded database, growing with the day).
  */
 export const TEXTS_SINCE = `SELECT q.agent_id, q.phone AS to_phone, t.n
    FROM (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[])) AS q (agent_id, phone)
-   CROSS JOIN LATERAL (
-     SELECT count(*)::int AS n FROM sms_messages m
-      WHERE m.agent_id = q.agent_id AND m.to_phone = q.phone AND m.created_at >= $3
-        AND m.status IN ('scheduled', 'sending', 'sent')) AS t
+   CROSS JOIN LATERAL (SELECT ${textsCountSql('q.agent_id', 'q.phone', '$3')} AS n) AS t
   WHERE t.n > 0`;
 
 /**
@@ -74,8 +84,8 @@ export async function optedOut(
 ): Promise<Set<string>> {
   if (numbers.length === 0) return new Set();
   const { rows } = await tx.query<{ agent_id: string; phone: string }>(
-    `SELECT DISTINCT o.agent_id, o.phone FROM unnest($1::uuid[], $2::text[]) AS n (agent_id, phone)
-       JOIN sms_opt_outs o ON o.agent_id = n.agent_id AND o.phone = n.phone`,
+    `SELECT n.agent_id, n.phone FROM (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[])) AS n (agent_id, phone)
+      WHERE ${optedOutSql('n.agent_id', 'n.phone')}`,
     [numbers.map((n) => n.agent_id), numbers.map((n) => n.phone)],
   );
   return new Set(rows.map((r) => agentPhoneKey(r.agent_id, r.phone)));

@@ -6,7 +6,7 @@ import type { ErrorCode } from '../errors.ts';
 import { sanitizeJson } from '../ingest/sanitize.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
-import { contactKeys, findContact } from '../leads/contact-keys.ts';
+import { contactKeys } from '../leads/contact-keys.ts';
 import { insertListenSample, type NewListenSample } from '../listen/listen-sample-repository.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { PreparedLead } from './prepare-lead.ts';
@@ -112,16 +112,14 @@ export function recordListenEvent(
 }
 
 function wouldFire(db: Database, source: SourceIds, lead: PreparedLead) {
-  return findContact(db, source.agent_id, contactKeys(lead.fields)).then((existing) =>
-    previewAutomations(db, {
-      agent_id: source.agent_id,
-      source_id: source.source_id,
-      lead: { ...lead.fields, status: lead.status },
-      existingLeadId: existing,
-      hasAppointment: lead.appointment !== null,
-      now: new Date(),
-    }),
-  );
+  return previewAutomations(db, {
+    agent_id: source.agent_id,
+    source_id: source.source_id,
+    lead: { ...lead.fields, status: lead.status },
+    keys: contactKeys(lead.fields),
+    hasAppointment: lead.appointment !== null,
+    now: new Date(),
+  });
 }
 
 type ListenContent = Omit<NewListenSample, 'agent_id' | 'source_id' | 'listen' | 'raw_body'> & {

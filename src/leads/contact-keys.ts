@@ -50,19 +50,13 @@ export async function claimContactKeys(
   return [...new Set(emailFirst(owners).map((o) => o.lead_id))];
 }
 
-/** The lead these keys name now, read only (the email's owner first): what a Listen preview shows. */
-export async function findContact(
-  tx: Queryable,
-  agentId: string,
-  keys: ContactKey[],
-): Promise<string | null> {
-  const owners: Array<{ kind: string; lead_id: string }> = [];
-  for (const key of keys) {
-    const owner = await ownerOf(tx, agentId, key);
-    if (owner) owners.push({ kind: key.kind, lead_id: owner });
-  }
-  return emailFirst(owners)[0]?.lead_id ?? null;
-}
+/**
+ * The lead a contact's keys name now, the email's owner first, as an SQL expression of the agent's
+ * id and the key values (null for a key the contact does not have): what a Listen preview shows.
+ */
+export const contactOwnerSql = (agent: string, phone: string, email: string): string =>
+  `COALESCE((SELECT c.lead_id FROM lead_contacts c WHERE c.agent_id = ${agent} AND c.kind = 'email' AND c.value = ${email}),
+            (SELECT c.lead_id FROM lead_contacts c WHERE c.agent_id = ${agent} AND c.kind = 'phone' AND c.value = ${phone}))`;
 
 async function ownerOf(tx: Queryable, agentId: string, key: ContactKey): Promise<string | undefined> {
   const { rows } = await tx.query<{ lead_id: string }>(
