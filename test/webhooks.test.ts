@@ -352,7 +352,7 @@ describe('Listen mode: what the preview reads', () => {
     try {
       const src = await sourceWith('partner_sync', '/preview-reads');
       const lead = { name: 'Read Rae', phone: '2145550312', email: 'rae@example.com', sms_consent: true };
-      await deliver(app.app, src.token, { ...lead, listen: true }); // the source is looked up and remembered
+      await deliver(app.app, src.token, { ...lead, listen: true }); // a first one: only the second is counted
       seen.length = 0;
       const res = await deliver(app.app, src.token, { ...lead, phone: '2145550313', listen: true });
       expect(res.statusCode).toBe(200);

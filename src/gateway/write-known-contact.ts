@@ -7,7 +7,7 @@ import { together, type Call, type TwoForms } from '../db/together.ts';
 import { fingerprintContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
 import { TAKE_OVER_EXPIRED_KEY } from '../idempotency/key-store.ts';
 import type { JsonObject } from '../json.ts';
-import { contactKeys, keyValue } from '../leads/contact-keys.ts';
+import { contactKeys, keyOwnerSql, keyValue, type ContactKey } from '../leads/contact-keys.ts';
 import { LEAD_UPDATE, storedLeadColumns, toStoredLead, updateLeadParams } from '../leads/lead-repository.ts';
 import { emptyAgenda, planWrite, type LiveDelivery } from './plan-write.ts';
 import { answerForUsedKey, successAnswer, type DeliveryResult } from './result.ts';
@@ -199,9 +199,7 @@ const READ_PARAMS = params([
  */
 export const MERGE_READ = statement(READ_PARAMS.count, (rows, at) => {
   const p = READ_PARAMS.ref(at);
-  const owner = (kind: string) =>
-    `(SELECT c.lead_id FROM lead_contacts c
-       WHERE c.agent_id = ${p('agent')} AND c.kind = '${kind}' AND c.value = ${p(kind)})`;
+  const owner = (kind: ContactKey['kind']) => keyOwnerSql(p('agent'), kind, p(kind));
   return `
 WITH r AS (${rows})
 SELECT r.n,

@@ -50,13 +50,16 @@ export async function claimContactKeys(
   return [...new Set(emailFirst(owners).map((o) => o.lead_id))];
 }
 
+/** The lead that holds one contact key, as an SQL expression of the agent's id and the key's value. */
+export const keyOwnerSql = (agent: string, kind: ContactKey['kind'], value: string): string =>
+  `(SELECT c.lead_id FROM lead_contacts c WHERE c.agent_id = ${agent} AND c.kind = '${kind}' AND c.value = ${value})`;
+
 /**
  * The lead a contact's keys name now, the email's owner first, as an SQL expression of the agent's
  * id and the key values (null for a key the contact does not have): what a Listen preview shows.
  */
 export const contactOwnerSql = (agent: string, phone: string, email: string): string =>
-  `COALESCE((SELECT c.lead_id FROM lead_contacts c WHERE c.agent_id = ${agent} AND c.kind = 'email' AND c.value = ${email}),
-            (SELECT c.lead_id FROM lead_contacts c WHERE c.agent_id = ${agent} AND c.kind = 'phone' AND c.value = ${phone}))`;
+  `COALESCE(${keyOwnerSql(agent, 'email', email)}, ${keyOwnerSql(agent, 'phone', phone)})`;
 
 async function ownerOf(tx: Queryable, agentId: string, key: ContactKey): Promise<string | undefined> {
   const { rows } = await tx.query<{ lead_id: string }>(
