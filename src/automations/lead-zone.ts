@@ -1,10 +1,18 @@
-import { resolveSchedule } from '../appointments/schedule.ts';
+import { FieldIssues } from '../appointments/lead-input.ts';
+import { inferTimezone } from '../appointments/timezone-inference.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
-/** The prospect's time zone: told, or inferred from ZIP, state, area code; else the agent's. */
+/**
+ * The prospect's time zone: told, or inferred from ZIP, state, area code; else the agent's. The
+ * zone resolveSchedule gives, without placing the lead's appointment: the dispatcher asks for every
+ * follow-up it plans and every text it sends, and placing a time in a zone (its DST rules, a second
+ * placement when scheduled_at and a date and time are both stored) cost more than the inference.
+ */
 export function leadZone(lead: Record<string, unknown>, agentZone: string): string {
-  const fields = Object.fromEntries(
-    Object.entries(lead).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)),
-  ) as LeadFields;
-  return resolveSchedule(fields, agentZone).timezone ?? agentZone;
+  const fields: LeadFields = {};
+  for (const [key, value] of Object.entries(lead)) {
+    const plain = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+    if (plain) fields[key] = value;
+  }
+  return inferTimezone(fields, agentZone, new FieldIssues()).zone;
 }
