@@ -316,11 +316,11 @@ async function benchGateway(
       seeded: await seed(url, source.token, run),
     };
     const rows: Row[] = [];
-    let ceilingTaken = false;
-    for (const scenario of scenarios(target).filter((s) => chosen(s) && only(s))) {
-      if (scenario.expect >= 400 && !ceilingTaken) {
+    const list = scenarios(target).filter((s) => chosen(s) && only(s));
+    const firstRejection = list.find((s) => s.expect >= 400);
+    for (const scenario of list) {
+      if (scenario === firstRejection) {
         // The gateway idles meanwhile: its outbox was drained after the scenario before.
-        ceilingTaken = true;
         const ceiling = await beforeRejections();
         if (ceiling) rows.push(ceiling);
       }
@@ -387,10 +387,11 @@ function pgbenchBinary(): string | null {
   return null;
 }
 
-/** pgbench, 32 clients, prepared, the delivery script, in the schema the gateway just used. */
+/** The pgbench ceiling's row name, measured after `target`'s run. */
 const pgbenchName = (target: string) =>
   `pgbench, one delivery’s SQL, 32 clients (ceiling b), after ${target}`;
 
+/** pgbench, 32 clients, prepared, the delivery script, in the schema the gateway just used. */
 function benchPgbench(
   target: string,
   schemaUrl: string,
