@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPOINTMENT_STATUSES } from '../src/appointments/transitions.ts';
 import { LEAD_STATUSES } from '../src/leads/lead-status.ts';
@@ -27,5 +30,53 @@ describe('the status lists: one in the code, the same in the database', () => {
   it('When the schema constrains lead and appointment statuses, then it allows exactly the code’s lists', async () => {
     expect(await allowed('leads', 'status')).toEqual([...LEAD_STATUSES]);
     expect(await allowed('appointments', 'status')).toEqual([...APPOINTMENT_STATUSES]);
+  });
+});
+
+describe('ANALYZE leaves the JSON documents alone (migrations/0016-json-statistics.sql)', () => {
+  it('When the schema has a jsonb column, then its statistics target is 0, every one', async () => {
+    const { rows } = await t.db.query<{ col: string; target: number | null }>(
+      `SELECT c.relname || '.' || a.attname AS col, a.attstattarget::int AS target
+         FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+        WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'
+          AND a.atttypid = 'jsonb'::regtype AND a.attnum > 0 AND NOT a.attisdropped
+        ORDER BY 1`,
+    );
+    expect(rows.map((r) => r.col)).toContain('leads.fields');
+    // A jsonb column added without its line in a migration fails here: decide whether a statement
+    // will filter by the document (then its statistics matter) or not (then set it to 0).
+    expect(rows.filter((r) => r.target !== 0).map((r) => r.col)).toEqual([]);
+  });
+
+  it('When the leads table is analyzed, then the plain columns have statistics and the documents none', async () => {
+    const agent = randomUUID();
+    const source = randomUUID();
+    await t.db.query(`INSERT INTO agents (agent_id, name) VALUES ($1, 'Stats')`, [agent]);
+    await t.db.query(
+      `INSERT INTO sources (agent_id, source_id, name, token_hash) VALUES ($1, $2, 'Stats', $3)`,
+      [agent, source, `stats-${agent}`],
+    );
+    await t.db.query(
+      `INSERT INTO leads (agent_id, lead_id, source_id, status, name, phone, fields, custom_fields, consent)
+       SELECT $1, gen_random_uuid(), $2, 'New', 'Lead ' || i, '+1512' || lpad(i::text, 7, '0'),
+              jsonb_build_object('state', 'TX', 'zip', '7870' || (i % 10)), '{"x": 1}', '{"tcpa": true}'
+         FROM generate_series(1, 200) AS i`,
+      [agent, source],
+    );
+    await t.db.query('ANALYZE leads');
+    const { rows } = await t.db.query<{ attname: string }>(
+      `SELECT attname FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'leads'`,
+    );
+    const analyzed = rows.map((r) => r.attname);
+    expect(analyzed).toEqual(expect.arrayContaining(['phone', 'status', 'name']));
+    expect(analyzed.filter((c) => ['fields', 'custom_fields', 'consent'].includes(c))).toEqual([]);
+  });
+
+  it('When the code asks the database, then no statement filters by JSON containment (which would need those statistics)', () => {
+    const files = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter(
+      (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
+    );
+    const using = files.filter((f) => /@>|<@|jsonb_path_/.test(readFileSync(join('src', f), 'utf8')));
+    expect(using).toEqual([]);
   });
 });
