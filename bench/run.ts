@@ -288,16 +288,21 @@ async function duplicates(schemaUrl: string, agentId: string) {
   }
 }
 
+/** How one gateway run goes: `leadgate`'s arguments, which scenarios, what to measure before its rejections. */
+interface GatewayRun {
+  args?: string[];
+  only?: (scenario: Scenario) => boolean;
+  beforeRejections?: () => Promise<Row | null>;
+}
+
 /**
- * The gateway on one database (`args`: how `leadgate` is started), every scenario in turn; returns
- * the rows, what pgbench needs and, on PostgreSQL, the duplicate count.
+ * The gateway on one database, every scenario in turn; returns the rows, what pgbench needs and,
+ * on PostgreSQL, the duplicate count.
  */
 async function benchGateway(
   label: string,
   env: Record<string, string>,
-  args: string[] = ['serve'],
-  only: (scenario: Scenario) => boolean = () => true,
-  beforeRejections: () => Promise<Row | null> = async () => null,
+  { args = ['serve'], only = () => true, beforeRejections = async () => null }: GatewayRun = {},
 ) {
   const { child, match } = await startLeadgate(
     args,
@@ -449,44 +454,35 @@ function benchPgbench(
 // 17,588 at the start of the next, a quarter of an hour apart). Bare Fastify runs right before each
 // target's rejections, pgbench right after each PostgreSQL run, in that run's schema.
 const rows: Row[] = [];
-const bareBefore = (target: string) => async () => (wanted('bare') ? benchBareFastify(target) : null);
-if (wanted('embedded')) {
-  rows.push(
-    ...(await withDataDir(
-      async (dir) =>
-        (
-          await benchGateway(
-            'embedded',
-            { DATA_DIR: dir, DATABASE_URL: '' },
-            ['serve'],
-            () => true,
-            bareBefore('embedded'),
-          )
-        ).rows,
-    )),
-  );
-}
 const checks: Record<string, object> = {};
-if (PG_URL && wanted('postgres')) {
-  await withSchema(PG_URL, async (url) => {
-    const label = 'PostgreSQL';
-    const pg = await benchGateway(label, { DATABASE_URL: url }, ['serve'], () => true, bareBefore(label));
-    rows.push(...pg.rows);
-    if (pg.checked) checks[label] = pg.checked;
-    const ceiling = wanted('pgbench') ? benchPgbench(label, url, pg) : null;
+const bareBefore = (target: string) => async () => (wanted('bare') ? benchBareFastify(target) : null);
+
+/** The gateway on PostgreSQL in a schema of its own, its duplicate count, then pgbench in that schema. */
+async function benchOnPostgres(pgUrl: string, label: string, run: GatewayRun) {
+  await withSchema(pgUrl, async (url) => {
+    const result = await benchGateway(label, { DATABASE_URL: url }, run);
+    rows.push(...result.rows);
+    if (result.checked) checks[label] = result.checked;
+    const ceiling = wanted('pgbench') ? benchPgbench(label, url, result) : null;
     if (ceiling) rows.push(ceiling);
   });
 }
+
+if (wanted('embedded')) {
+  const run = { beforeRejections: bareBefore('embedded') };
+  rows.push(
+    ...(await withDataDir(
+      async (dir) => (await benchGateway('embedded', { DATA_DIR: dir, DATABASE_URL: '' }, run)).rows,
+    )),
+  );
+}
+if (PG_URL && wanted('postgres')) {
+  await benchOnPostgres(PG_URL, 'PostgreSQL', { beforeRejections: bareBefore('PostgreSQL') });
+}
 if (PG_URL && wanted('postgres-2')) {
-  await withSchema(PG_URL, async (url) => {
-    const label = 'PostgreSQL, 2 processes';
-    const two = await benchGateway(label, { DATABASE_URL: url }, ['serve', '--workers', '2'], (s) =>
-      /^(new lead|retry|mix)/.test(s.name),
-    );
-    rows.push(...two.rows);
-    if (two.checked) checks[label] = two.checked;
-    const ceiling = wanted('pgbench') ? benchPgbench(label, url, two) : null;
-    if (ceiling) rows.push(ceiling);
+  await benchOnPostgres(PG_URL, 'PostgreSQL, 2 processes', {
+    args: ['serve', '--workers', '2'],
+    only: (s) => /^(new lead|retry|mix)/.test(s.name),
   });
 }
 // Without a gateway's rejections to stand beside (BENCH_TARGETS=bare, say), bare Fastify alone.

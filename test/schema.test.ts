@@ -6,6 +6,8 @@ import { APPOINTMENT_STATUSES } from '../src/appointments/transitions.ts';
 import { LEAD_STATUSES } from '../src/leads/lead-status.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
 
+const SRC = new URL('../src/', import.meta.url).pathname;
+
 let t: TestDb;
 beforeAll(async () => {
   t = await createTestDb();
@@ -73,10 +75,10 @@ describe('ANALYZE leaves the JSON documents alone (migrations/0016-json-statisti
   });
 
   it('When the code asks the database, then no statement filters by JSON containment (which would need those statistics)', () => {
-    const files = readdirSync('src', { recursive: true, encoding: 'utf8' }).filter(
+    const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
       (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
     );
-    const using = files.filter((f) => /@>|<@|jsonb_path_/.test(readFileSync(join('src', f), 'utf8')));
+    const using = files.filter((f) => /@>|<@|jsonb_path_/.test(readFileSync(join(SRC, f), 'utf8')));
     expect(using).toEqual([]);
   });
 });
