@@ -75,12 +75,13 @@ function cpuSeconds(of: number[]): Map<number, number> {
 const postgresPids = () => pids().filter((p) => read(p, 'comm').trim() === 'postgres');
 
 /**
- * Runs `fn`, and says how busy the server (its process tree), PostgreSQL and this process (the
+ * Runs `fn`, and says how busy the server (its processes' trees), PostgreSQL and this process (the
  * load generator: near 100 %, it and not the server may be what limits the figure) were meanwhile, in %
- * of one core. A process that ended meanwhile counts for nothing: a little is missed, never doubled.
+ * of one core, and the CPU seconds the server and PostgreSQL used. A process that ended meanwhile
+ * counts for nothing: a little is missed, never doubled.
  */
-export async function withCpu<T>(serverPid: number | undefined, fn: () => Promise<T>) {
-  const server = processTree(serverPid);
+export async function withCpu<T>(serverPids: Array<number | undefined>, fn: () => Promise<T>) {
+  const server = serverPids.flatMap(processTree);
   const before = cpuSeconds([...server, ...postgresPids()]);
   const t0 = Date.now();
   const self0 = process.cpuUsage();
@@ -97,5 +98,11 @@ export async function withCpu<T>(serverPid: number | undefined, fn: () => Promis
   }
   const pct = (s: number) => Math.round((s / seconds) * 100);
   const client = (self.user + self.system) / 1e6;
-  return { value, server: pct(serverUsed), postgres: pct(postgresUsed), client: pct(client) };
+  return {
+    value,
+    server: pct(serverUsed),
+    postgres: pct(postgresUsed),
+    client: pct(client),
+    used: { server: serverUsed, postgres: postgresUsed },
+  };
 }

@@ -14,7 +14,12 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  * Env: BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS (default 50); for a partial run,
  * BENCH_TARGETS (`bare,embedded,postgres,pgbench,postgres-2`) and BENCH_SCENARIOS (names, or the
- * start of names, comma-separated); BENCH_LOG_LEVEL for the servers (default warn).
+ * start of names, comma-separated); BENCH_LOG_LEVEL for the servers (default warn);
+ * BENCH_DISPATCHER says where the follow-ups are handed on: `serve` (the default) in the server,
+ * `worker` in a `leadgate worker` process beside each PostgreSQL server (LEADGATE_DISPATCHER=0 for
+ * the server; its CPU and memory count as the server's), `off` nowhere (they stay in the outbox,
+ * undrained, so the figures are the deliveries' alone). The embedded database belongs to one
+ * process, so there `worker` means `serve`.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -36,6 +41,9 @@ import {
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PG_URL = process.env.DATABASE_URL || process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+const DISPATCHERS = ['serve', 'worker', 'off'] as const;
+const DISPATCHER = (process.env.BENCH_DISPATCHER ?? 'serve').toLowerCase() as (typeof DISPATCHERS)[number];
+if (!DISPATCHERS.includes(DISPATCHER)) throw new Error(`BENCH_DISPATCHER: one of ${DISPATCHERS.join(', ')}`);
 const GATEWAY = '/v1/inbound-lead-gateway';
 const SEEDED = 500;
 const list = (name: string) =>
@@ -65,6 +73,15 @@ interface Row {
   'bench CPU %'?: number | null;
   /** Seconds until the dispatcher had sent every follow-up of the scenario's deliveries. */
   'drain s'?: number | null;
+  /**
+   * Per request, from the scenario's start until the dispatcher had sent its follow-ups: the CPU
+   * the server and PostgreSQL used (µs) and the WAL PostgreSQL wrote (KB), autovacuum and
+   * checkpoints included. What a delivery costs moves less with the machine's speed than how many
+   * go through a second, so these compare two versions of the code where the rates cannot.
+   */
+  'server µs/req'?: number | null;
+  'postgres µs/req'?: number | null;
+  'WAL KB/req'?: number | null;
 }
 
 interface Call {
@@ -304,12 +321,20 @@ async function benchGateway(
   env: Record<string, string>,
   { args = ['serve'], only = () => true, beforeRejections = async () => null }: GatewayRun = {},
 ) {
-  const { child, match } = await startLeadgate(
-    args,
-    { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', ...env },
-    /listening on (http:\/\/\S+)/,
-  );
+  const inWorker = DISPATCHER === 'worker' && env.DATABASE_URL !== undefined;
+  const serverEnv = {
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    ...(DISPATCHER === 'off' || inWorker ? { LEADGATE_DISPATCHER: '0' } : {}),
+    ...env,
+  };
+  const { child, match } = await startLeadgate(args, serverEnv, /listening on (http:\/\/\S+)/);
+  let worker: ChildProcess | null = null;
+  const wal = env.DATABASE_URL ? await walMeter(env.DATABASE_URL) : null;
   try {
+    // At info, for its start-up line; after it, it logs a line a round (a few a second), not a request.
+    const workerEnv = { ...serverEnv, LOG_LEVEL: 'info' };
+    if (inWorker) worker = (await startLeadgate(['worker'], workerEnv, /leadgate worker started/)).child;
+    const pids = [child.pid, worker?.pid];
     const url = match[1] ?? '';
     const source = await provisionSource(url);
     const run = randomBytes(3).toString('hex');
@@ -329,21 +354,56 @@ async function benchGateway(
         const ceiling = await beforeRejections();
         if (ceiling) rows.push(ceiling);
       }
-      resetPeakRss(child.pid);
-      const { value, server, postgres, client } = await withCpu(child.pid, () => drive(url, scenario));
+      for (const pid of pids) resetPeakRss(pid);
+      const walFrom = await wal?.position();
+      const { value, server, postgres, client, used } = await withCpu(pids, () => drive(url, scenario));
+      const peaks = pids.map(peakRssMb).filter((mb): mb is number => mb !== null);
+      const rss = peaks.length > 0 ? peaks.reduce((a, b) => a + b, 0) : null;
+      const drain = await withCpu(pids, async () => (DISPATCHER === 'off' ? null : drained(url)));
+      const requests = value.result.requests.total;
+      // `total` per request, in `unit`s, to `digits` decimals.
+      const perRequest = (total: number, unit: number, digits = 0) =>
+        requests > 0 ? Number((total / requests / unit).toFixed(digits)) : null;
       rows.push({
-        ...row(label, scenario.name, value.result, value.errors, peakRssMb(child.pid)),
+        ...row(label, scenario.name, value.result, value.errors, rss),
         'server CPU %': server,
-        'postgres CPU %': env.DATABASE_URL ? postgres : null,
+        'postgres CPU %': wal ? postgres : null,
         'bench CPU %': client,
-        'drain s': await drained(url),
+        'drain s': drain.value,
+        'server µs/req': perRequest(used.server + drain.used.server, 1e-6),
+        'postgres µs/req': wal ? perRequest(used.postgres + drain.used.postgres, 1e-6) : null,
+        'WAL KB/req': wal && walFrom ? perRequest(await wal.since(walFrom), 1024, 1) : null,
       });
     }
     const checked = env.DATABASE_URL ? await duplicates(env.DATABASE_URL, source.agentId) : null;
     return { rows, checked, ...source };
   } finally {
+    await wal?.close();
+    if (worker) await stopLeadgate(worker);
     await stopLeadgate(child);
   }
+}
+
+/**
+ * PostgreSQL's write-ahead log position, and the bytes written since one: every process's writes
+ * (the gateway's, its dispatcher's, autovacuum's), since the log is the server's.
+ */
+async function walMeter(databaseUrl: string) {
+  const db = await createDb({ databaseUrl });
+  return {
+    async position(): Promise<string> {
+      const { rows } = await db.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+      return rows[0]?.lsn ?? '0/0';
+    },
+    async since(lsn: string): Promise<number> {
+      const { rows } = await db.query<{ bytes: number }>(
+        'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::float8 AS bytes',
+        [lsn],
+      );
+      return Number(rows[0]?.bytes ?? 0);
+    },
+    close: () => db.close(),
+  };
 }
 
 /** The bare Fastify ceiling's row name, measured before `target`'s rejections (or alone). */
@@ -370,7 +430,7 @@ async function benchBareFastify(target: string | null): Promise<Row> {
       expect: 200,
       next: () => ({ method: 'POST', path: GATEWAY, headers: { 'content-type': 'application/json' }, body }),
     };
-    const { value, server, client } = await withCpu(child.pid, () => drive(url, scenario));
+    const { value, server, client } = await withCpu([child.pid], () => drive(url, scenario));
     return {
       ...row('reference', scenario.name, value.result, value.errors, peakRssMb(child.pid)),
       'server CPU %': server,
