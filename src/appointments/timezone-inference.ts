@@ -30,6 +30,11 @@ interface Located {
 
 const aliases: Record<string, string> = aliasTable.aliases;
 
+/** The fields `inferTimezone` reads (through `input`), and nothing else of the lead. */
+export const TIMEZONE_INPUTS = ['appointment_timezone', 'zipcode', 'state', 'phone'] as const;
+
+const input = (lead: LeadFields, field: (typeof TIMEZONE_INPUTS)[number]) => leadText(lead, field);
+
 /**
  * The contact's time zone: a valid appointment_timezone → ZIP code → state (single-zone states) →
  * phone area code → the state's main zone → the agent's zone. The area code only counts when it
@@ -57,15 +62,15 @@ export function inferTimezone(
 }
 
 function locate(lead: LeadFields): Located | null {
-  const zip = leadText(lead, 'zipcode');
+  const zip = input(lead, 'zipcode');
   const byZip = zip === undefined ? null : zipZone(zip);
   if (byZip !== null) return { zone: byZip.zone, source: byZip.exact ? 'zipcode' : 'zipcode_prefix' };
 
-  const stateName = leadText(lead, 'state');
+  const stateName = input(lead, 'state');
   const state = stateName === undefined ? null : stateZones(stateName);
   if (state !== null && state.zones.length === 1) return { zone: state.main, source: 'state' };
 
-  const phone = leadText(lead, 'phone');
+  const phone = input(lead, 'phone');
   const byPhone = phone === undefined ? null : areaCodeZone(phone);
   if (byPhone !== null) {
     if (state === null) return { zone: byPhone, source: 'area_code' };
@@ -88,7 +93,7 @@ function aliasKey(raw: string): string {
 }
 
 function explicitZone(lead: LeadFields, located: string | null, issues: FieldIssues): string | null {
-  const raw = leadText(lead, 'appointment_timezone');
+  const raw = input(lead, 'appointment_timezone');
   if (raw === undefined) return null;
   // Checked before the tz database, which knows "EST" and "MST" as fixed offsets without DST:
   // a sender writing "EST" in July means New York time.

@@ -10,6 +10,16 @@ import { renderText } from './sms-template.ts';
 import { planFollowUp, type FollowUpInput } from './speed-to-lead.ts';
 import { FEDERAL_RULE, STATE_RULES, type ContactRule } from './tables/calling-hours.ts';
 
+// The calendar way, step by step: today's opening, or tomorrow's once today's has passed.
+function byTheCalendar(now: Date, zone: string, rule: ContactRule): Date {
+  const local = DateTime.fromJSDate(now, { zone });
+  const [h = 0, m = 0] = rule.start.split(':').map(Number);
+  const [eh = 0, em = 0] = rule.end.split(':').map(Number);
+  const opens = local.set({ hour: h, minute: m, second: 0, millisecond: 0 });
+  const closes = local.set({ hour: eh, minute: em, second: 0, millisecond: 0 });
+  if (local >= opens && local < closes) return now;
+  return (local < opens ? opens : opens.plus({ days: 1 })).toJSDate();
+}
 describe('nextDelay: the retry schedule', () => {
   const schedule = [0, 5_000, 300_000];
   it.each([
@@ -92,16 +102,6 @@ describe('calling hours', () => {
   });
 
   it('When any instant and zone are given, then the answer is the one luxon reaches by setting the clock', () => {
-    // The calendar way, step by step: today's opening, or tomorrow's once today's has passed.
-    const byTheCalendar = (now: Date, zone: string, rule: ContactRule) => {
-      const local = DateTime.fromJSDate(now, { zone });
-      const [h = 0, m = 0] = rule.start.split(':').map(Number);
-      const [eh = 0, em = 0] = rule.end.split(':').map(Number);
-      const opens = local.set({ hour: h, minute: m, second: 0, millisecond: 0 });
-      const closes = local.set({ hour: eh, minute: em, second: 0, millisecond: 0 });
-      if (local >= opens && local < closes) return now;
-      return (local < opens ? opens : opens.plus({ days: 1 })).toJSDate();
-    };
     // Around the nights the clocks change, where a day is 23 or 25 hours long.
     const dstNights = [Date.UTC(2027, 2, 14, 0), Date.UTC(2027, 10, 7, 0), Date.UTC(2028, 2, 12, 0)];
     fc.assert(
@@ -129,6 +129,32 @@ describe('calling hours', () => {
         },
       ),
       { numRuns: 2000 },
+    );
+  });
+
+  it('When one instant is asked about in many zones and windows, in any order, then each answer is its own', () => {
+    // A dispatcher's round asks for one `now`, lead after lead, and the answers for it are kept.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(2026, 0, 1), max: Date.UTC(2030, 0, 1) }),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('America/New_York', 'America/Chicago', 'Pacific/Honolulu', 'Europe/London'),
+            fc.constantFrom(null, 'FL', 'WA', 'TX'),
+          ),
+          { minLength: 2, maxLength: 24 },
+        ),
+        (millis, asks) => {
+          for (const [zone, state] of asks) {
+            const now = new Date(millis);
+            const rule = contactRule(state);
+            const at = nextAllowedInstant(now, zone, rule);
+            expect(at.toISOString()).toBe(byTheCalendar(now, zone, rule).toISOString());
+            at.setTime(0); // a caller's change to an answer is its own
+          }
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 

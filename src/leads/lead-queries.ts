@@ -160,33 +160,42 @@ export async function listLeadHistory(
   return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
 }
 
+const FIELD_NAMES = Object.keys(LEAD_FIELDS);
+
 /**
- * Every canonical field by its name (null when the lead has none), then the record's own
- * columns. Columns come last so a stray key in `fields` can never shadow them.
+ * The ids, every canonical field by its name (null when the lead has none), then the record's own
+ * columns. The ids and columns are written after the fields, so a stray key in `fields` can never
+ * shadow them. Written into one object, key by key: building the fields apart and spreading them
+ * in cost four times as much, and the dispatcher reads a view of every lead it follows up.
  */
 function toLeadView(row: LeadRow): LeadView {
-  const canonical: Record<string, unknown> = {};
-  for (const name of Object.keys(LEAD_FIELDS)) canonical[name] = null;
-  for (const [key, value] of Object.entries(row.fields ?? {})) canonical[key] = value;
-  return {
+  const view: Record<string, unknown> = {
     lead_id: row.lead_id,
     agent_id: row.agent_id,
     source_id: row.source_id,
-    ...canonical,
-    status: row.status,
-    name: row.name,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    phone: row.phone,
-    email: row.email,
-    campaign_name: row.campaign_name,
-    idempotency_key: row.idempotency_key,
-    custom_fields: row.custom_fields ?? {},
-    consent: row.consent ?? null,
-    body_format: row.body_format,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
   };
+  for (const name of FIELD_NAMES) view[name] = null;
+  const fields = row.fields ?? {};
+  // A stored "__proto__" (JSON.parse makes it an own key) would set the view's prototype: skipped.
+  for (const key in fields) if (Object.hasOwn(fields, key) && key !== '__proto__') view[key] = fields[key];
+  // The ids keep their place, first, and their own values whatever `fields` holds.
+  view.lead_id = row.lead_id;
+  view.agent_id = row.agent_id;
+  view.source_id = row.source_id;
+  view.status = row.status;
+  view.name = row.name;
+  view.first_name = row.first_name;
+  view.last_name = row.last_name;
+  view.phone = row.phone;
+  view.email = row.email;
+  view.campaign_name = row.campaign_name;
+  view.idempotency_key = row.idempotency_key;
+  view.custom_fields = row.custom_fields ?? {};
+  view.consent = row.consent ?? null;
+  view.body_format = row.body_format;
+  view.created_at = iso(row.created_at);
+  view.updated_at = iso(row.updated_at);
+  return view as LeadView;
 }
 
 /** ILIKE treats % and _ as wildcards and \ as their escape: match them literally. */
