@@ -4,6 +4,7 @@ import { EXACT_RETRIES_SQL } from '../src/gateway/exact-retries.ts';
 import { MERGE_READ, MERGE_WRITE } from '../src/gateway/write-known-contact.ts';
 import { NEW_CONTACTS_SQL } from '../src/gateway/write-new-contact.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
+import { insertAgentSource } from './support/lead-rows.ts';
 import { seqScans } from './support/plans.ts';
 
 /**
@@ -23,11 +24,7 @@ const RECORDS = JSON.stringify([{ n: 1 }, { n: 2 }, { n: 3 }]);
 
 beforeAll(async () => {
   t = await createTestDb();
-  await t.db.query(`INSERT INTO agents (agent_id, name) VALUES ($1, 'Plans')`, [agent]);
-  await t.db.query(
-    `INSERT INTO sources (agent_id, source_id, name, token_hash) VALUES ($1, $2, 'Plans', 'plans')`,
-    [agent, source],
-  );
+  await insertAgentSource(t.db, agent, source, 'Plans');
   await t.db.query(
     `INSERT INTO leads (agent_id, lead_id, source_id, status, name, phone, email)
      SELECT $1, gen_random_uuid(), $2, 'New', 'Lead ' || i, '+1512' || lpad(i::text, 7, '0'), 'lead' || i || '@example.com'

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAD_FIELDS } from '../src/ingest/fields.ts';
 import { getLeadView, getLeadViews } from '../src/leads/lead-queries.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
+import { insertAgentSource } from './support/lead-rows.ts';
 
 /**
  * A lead as the admin API and the dispatcher read it: the record's ids, every canonical field (null
@@ -15,11 +16,7 @@ const source = randomUUID();
 
 beforeAll(async () => {
   t = await createTestDb();
-  await t.db.query(`INSERT INTO agents (agent_id, name) VALUES ($1, 'Views')`, [agent]);
-  await t.db.query(
-    `INSERT INTO sources (agent_id, source_id, name, token_hash) VALUES ($1, $2, 'Views', 'views')`,
-    [agent, source],
-  );
+  await insertAgentSource(t.db, agent, source, 'Views');
 });
 afterAll(() => t.cleanup());
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPOINTMENT_STATUSES } from '../src/appointments/transitions.ts';
 import { LEAD_STATUSES } from '../src/leads/lead-status.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
+import { insertAgentSource } from './support/lead-rows.ts';
 
 const SRC = new URL('../src/', import.meta.url).pathname;
 
@@ -53,11 +54,7 @@ describe('ANALYZE leaves the JSON documents alone (migrations/0016-json-statisti
   it('When the leads table is analyzed, then the plain columns have statistics and the documents none', async () => {
     const agent = randomUUID();
     const source = randomUUID();
-    await t.db.query(`INSERT INTO agents (agent_id, name) VALUES ($1, 'Stats')`, [agent]);
-    await t.db.query(
-      `INSERT INTO sources (agent_id, source_id, name, token_hash) VALUES ($1, $2, 'Stats', $3)`,
-      [agent, source, `stats-${agent}`],
-    );
+    await insertAgentSource(t.db, agent, source, 'Stats');
     await t.db.query(
       `INSERT INTO leads (agent_id, lead_id, source_id, status, name, phone, fields, custom_fields, consent)
        SELECT $1, gen_random_uuid(), $2, 'New', 'Lead ' || i, '+1512' || lpad(i::text, 7, '0'),

@@ -18,3 +18,17 @@ export async function loadLead(db: Queryable, leadId: string) {
     appointments: Array<Record<string, unknown>>;
   };
 }
+
+/**
+ * An agent named `name` with one source of that name, straight into the tables, for tests that
+ * write leads without the gateway. The source's token hash is made up: no request can present it.
+ */
+export async function insertAgentSource(db: Queryable, agentId: string, sourceId: string, name: string) {
+  await db.query(`INSERT INTO agents (agent_id, name) VALUES ($1, $2)`, [agentId, name]);
+  await db.query(`INSERT INTO sources (agent_id, source_id, name, token_hash) VALUES ($1, $2, $3, $4)`, [
+    agentId,
+    sourceId,
+    name,
+    `${name.toLowerCase()}-${sourceId}`,
+  ]);
+}
