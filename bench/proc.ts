@@ -39,21 +39,24 @@ export function processTree(pid: number | undefined): number[] {
   return tree;
 }
 
-/** The summed `field` (VmRSS now, VmHWM the peak since the last reset) of a process tree, in MB. */
-function memoryMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | null {
+/** A server's processes: each of `pids` (its processes started apart) and every process below them. */
+type Server = Array<number | undefined>;
+
+/** The summed `field` (VmRSS now, VmHWM the peak since the last reset) of a server's processes, in MB. */
+function memoryMb(server: Server, field: 'VmRSS' | 'VmHWM'): number | null {
   let kb = 0;
-  for (const p of processTree(pid))
+  for (const p of server.flatMap(processTree))
     kb += Number(new RegExp(`${field}:\\s+(\\d+)`).exec(read(p, 'status'))?.[1] ?? 0);
   return kb > 0 ? Math.round(kb / 1024) : null;
 }
 
 /** The server's peak resident memory since `resetPeakRss`, in MB (its processes' peaks, summed). */
-export const peakRssMb = (pid: number | undefined) => memoryMb(pid, 'VmHWM');
+export const peakRssMb = (server: Server) => memoryMb(server, 'VmHWM');
 /** The server's resident memory now, in MB. */
-export const rssMb = (pid: number | undefined) => memoryMb(pid, 'VmRSS');
+export const rssMb = (server: Server) => memoryMb(server, 'VmRSS');
 
-export function resetPeakRss(pid: number | undefined): void {
-  for (const p of processTree(pid)) {
+export function resetPeakRss(server: Server): void {
+  for (const p of server.flatMap(processTree)) {
     try {
       writeFileSync(`/proc/${p}/clear_refs`, '5');
     } catch {
@@ -80,7 +83,7 @@ const postgresPids = () => pids().filter((p) => read(p, 'comm').trim() === 'post
  * of one core, and the CPU seconds the server and PostgreSQL used. A process that ended meanwhile
  * counts for nothing: a little is missed, never doubled.
  */
-export async function withCpu<T>(serverPids: Array<number | undefined>, fn: () => Promise<T>) {
+export async function withCpu<T>(serverPids: Server, fn: () => Promise<T>) {
   const server = serverPids.flatMap(processTree);
   const before = cpuSeconds([...server, ...postgresPids()]);
   const t0 = Date.now();

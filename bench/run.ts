@@ -321,7 +321,7 @@ async function benchGateway(
   env: Record<string, string>,
   { args = ['serve'], only = () => true, beforeRejections = async () => null }: GatewayRun = {},
 ) {
-  const inWorker = DISPATCHER === 'worker' && env.DATABASE_URL !== undefined;
+  const inWorker = DISPATCHER === 'worker' && Boolean(env.DATABASE_URL);
   const serverEnv = {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     ...(DISPATCHER === 'off' || inWorker ? { LEADGATE_DISPATCHER: '0' } : {}),
@@ -332,8 +332,10 @@ async function benchGateway(
   const wal = env.DATABASE_URL ? await walMeter(env.DATABASE_URL) : null;
   try {
     // At info, for its start-up line; after it, it logs a line a round (a few a second), not a request.
-    const workerEnv = { ...serverEnv, LOG_LEVEL: 'info' };
-    if (inWorker) worker = (await startLeadgate(['worker'], workerEnv, /leadgate worker started/)).child;
+    if (inWorker) {
+      const workerEnv = { ...serverEnv, LOG_LEVEL: 'info' };
+      worker = (await startLeadgate(['worker'], workerEnv, /leadgate worker started/)).child;
+    }
     const pids = [child.pid, worker?.pid];
     const url = match[1] ?? '';
     const source = await provisionSource(url);
@@ -354,11 +356,10 @@ async function benchGateway(
         const ceiling = await beforeRejections();
         if (ceiling) rows.push(ceiling);
       }
-      for (const pid of pids) resetPeakRss(pid);
+      resetPeakRss(pids);
       const walFrom = await wal?.position();
       const { value, server, postgres, client, used } = await withCpu(pids, () => drive(url, scenario));
-      const peaks = pids.map(peakRssMb).filter((mb): mb is number => mb !== null);
-      const rss = peaks.length > 0 ? peaks.reduce((a, b) => a + b, 0) : null;
+      const rss = peakRssMb(pids);
       const drain = await withCpu(pids, async () => (DISPATCHER === 'off' ? null : drained(url)));
       const requests = value.result.requests.total;
       // `total` per request, in `unit`s, to `digits` decimals.
@@ -432,7 +433,7 @@ async function benchBareFastify(target: string | null): Promise<Row> {
     };
     const { value, server, client } = await withCpu([child.pid], () => drive(url, scenario));
     return {
-      ...row('reference', scenario.name, value.result, value.errors, peakRssMb(child.pid)),
+      ...row('reference', scenario.name, value.result, value.errors, peakRssMb([child.pid])),
       'server CPU %': server,
       'bench CPU %': client,
     };

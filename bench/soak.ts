@@ -108,7 +108,7 @@ async function soak(database: string, env: Record<string, string>) {
     const t0 = Date.now();
     const sampler = setInterval(() => {
       void serverFigures(url).then((figures) =>
-        samples.push({ s: Math.round((Date.now() - t0) / 1000), rss: rssMb(child.pid), ...figures }),
+        samples.push({ s: Math.round((Date.now() - t0) / 1000), rss: rssMb([child.pid]), ...figures }),
       );
     }, 5_000);
     const result = await load(url, source.token, run, SOAK_SECONDS, rate);
