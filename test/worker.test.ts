@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
+import { createTestDb, migratedDataDir, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
 import { GATEWAY } from './support/deliver.ts';
 import { startGatewayProcess, startWorkerProcess, type GatewayProcess } from './support/processes.ts';
 import { startReceiver } from './support/receiver.ts';
@@ -22,7 +20,7 @@ describe('the dispatcher in serve, switched off, and as a worker process', () =>
   beforeAll(async () => {
     receiver = await startReceiver();
     if (TEST_DATABASE_URL) testDb = await createTestDb();
-    else dataDir = mkdtempSync(join(tmpdir(), 'leadgate-worker-'));
+    else dataDir = migratedDataDir('leadgate-worker-');
     env = {
       ...(testDb ? { DATABASE_URL: testDb.url ?? '' } : { DATA_DIR: dataDir ?? '', DATABASE_URL: '' }),
       ADMIN_API_KEY: 'worker-test',

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps } from '../../src/app.ts';
 import type { Database } from '../../src/db/index.ts';
+import { maintainTables } from '../../src/db/maintenance.ts';
 import { createAgent } from '../../src/admin/agent-repository.ts';
 import { createSource } from '../../src/sources/source-repository.ts';
 import { createTestDb, type TestDb } from './db.ts';
@@ -28,6 +29,11 @@ export async function createTestApp(
     trustProxy?: AppDeps['trustProxy'];
     /** `debug` unless a test is about another level. */
     logLevel?: string;
+    /**
+     * The table upkeep a server runs (db/maintenance.ts: statistics as tables grow, vacuums where
+     * nothing else does), for tests that write thousands of rows as a server would.
+     */
+    upkeep?: boolean;
   } = {},
 ): Promise<TestApp> {
   const testDb = opts.testDb ?? (await createTestDb());
@@ -55,12 +61,14 @@ export async function createTestApp(
     ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
   });
   await app.ready();
+  const stopUpkeep = opts.upkeep ? await maintainTables(db, app.log) : () => undefined;
   return {
     app,
     db,
     testDb,
     logs,
     async close() {
+      stopUpkeep();
       await app.close();
       if (!opts.testDb) await testDb.cleanup();
     },
