@@ -79,8 +79,11 @@ export const LIMITS = {
   statisticsCheckMs: 2_000,
   /** PostgreSQL connections per process, and how long to wait for one. */
   pgPoolSize: 10,
-  /** New contacts' many-row statements a process runs at once on PostgreSQL (gateway/write-new-contact.ts). */
-  newContactStatements: 4,
+  /**
+   * A shared statement's round trips a process runs at once on PostgreSQL (db/together.ts: new
+   * contacts, merges, Listen samples); the embedded database runs one.
+   */
+  sharedStatements: 4,
   pgConnectTimeoutMs: 5_000,
   /** Database calls that may wait for a connection before more are refused (503), by default. */
   dbMaxWaiting: 100,

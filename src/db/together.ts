@@ -1,3 +1,4 @@
+import { LIMITS } from '../config.ts';
 import type { Database } from './database.ts';
 import { gathered } from './gathered.ts';
 import { recordsJson } from './row-shape.ts';
@@ -19,17 +20,15 @@ export interface Call {
 }
 
 /**
- * Calls made at one moment go together (gathered.ts): one call alone by the one-row form, several
- * by the many-row form, except a call claiming what another of them claims (a key, a phone, a
+ * Calls made at one moment go together (gathered.ts; LIMITS.sharedStatements round trips at once on
+ * PostgreSQL, one on the embedded database): one call alone by the one-row form, several by the
+ * many-row form, except a call claiming what another of them claims (a key, a phone, a
  * lead), which goes by itself. When the many-row statement fails for any reason, each of its calls
  * is made by itself, so one call's fault is only its own. Each call gets its row (undefined if the
  * statement returned none for it) or its own error.
  */
-export function together<R>(
-  db: Database,
-  statement: TwoForms,
-  opts: { concurrency: number },
-): (call: Call) => Promise<R | undefined> {
+export function together<R>(db: Database, statement: TwoForms): (call: Call) => Promise<R | undefined> {
+  const opts = { concurrency: db.kind === 'postgres' ? LIMITS.sharedStatements : 1 };
   type Result = { ok: R | undefined } | { err: unknown };
   const one = async (c: Call): Promise<Result> => {
     try {

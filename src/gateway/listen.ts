@@ -7,7 +7,7 @@ import { sanitizeJson } from '../ingest/sanitize.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
 import { contactKeys } from '../leads/contact-keys.ts';
-import { insertListenSample, type NewListenSample } from '../listen/listen-sample-repository.ts';
+import { storeListenSample, type NewListenSample } from '../listen/listen-sample-repository.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { PreparedLead } from './prepare-lead.ts';
 import { rejected, unavailable, type DeliveryResult } from './result.ts';
@@ -133,7 +133,7 @@ async function storeSample(
 ): Promise<DeliveryResult> {
   try {
     const sample = await build();
-    await insertListenSample(db, {
+    await storeListenSample(db, {
       ...sample,
       agent_id: source.agent_id,
       source_id: source.source_id,

@@ -151,11 +151,7 @@ const statements = new WeakMap<
 function statementsFor(db: Database) {
   let known = statements.get(db);
   if (!known) {
-    const concurrency = db.kind === 'postgres' ? LIMITS.newContactStatements : 1;
-    known = {
-      read: together<Read>(db, MERGE_READ, { concurrency }),
-      write: together<Written>(db, MERGE_WRITE, { concurrency }),
-    };
+    known = { read: together<Read>(db, MERGE_READ), write: together<Written>(db, MERGE_WRITE) };
     statements.set(db, known);
   }
   return known;

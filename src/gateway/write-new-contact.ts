@@ -96,11 +96,7 @@ const writers = new WeakMap<Database, (call: Call) => Promise<Outcome | undefine
 function writerFor(db: Database): (call: Call) => Promise<Outcome | undefined> {
   let writer = writers.get(db);
   if (!writer) {
-    writer = together<Outcome>(
-      db,
-      { one: NEW_CONTACT_SQL, many: NEW_CONTACTS_SQL },
-      { concurrency: db.kind === 'postgres' ? LIMITS.newContactStatements : 1 },
-    );
+    writer = together<Outcome>(db, { one: NEW_CONTACT_SQL, many: NEW_CONTACTS_SQL });
     writers.set(db, writer);
   }
   return writer;

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../config.ts';
-import { iso, type Queryable } from '../db/index.ts';
+import { iso, type Database, type Queryable } from '../db/index.ts';
+import {
+  columnList,
+  insertSql,
+  recordColumns,
+  recordField,
+  valueExpressions,
+  type RowShape,
+} from '../db/row-shape.ts';
+import { together, type Call } from '../db/together.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { SAMPLE_LIMITS } from './sample-limits.ts';
@@ -25,27 +34,70 @@ export interface NewListenSample {
   would_fire?: JsonObject | null;
 }
 
+/** A sample's row: the columns a stored sample is written with, each with its type. */
+const SAMPLE_ROW: RowShape = {
+  table: 'listen_samples',
+  columns: [
+    { name: 'agent_id', type: 'uuid' },
+    { name: 'sample_id', type: 'uuid' },
+    { name: 'source_id', type: 'uuid' },
+    { name: 'listen', type: 'boolean' },
+    { name: 'body', type: 'jsonb' },
+    { name: 'raw_body', type: 'text' },
+    { name: 'body_format', type: 'text' },
+    { name: 'mapped', type: 'jsonb' },
+    { name: 'custom_fields', type: 'jsonb' },
+    { name: 'warnings', type: 'jsonb' },
+    { name: 'error_code', type: 'text' },
+    { name: 'would_fire', type: 'jsonb' },
+  ],
+};
+
+const INSERT_SAMPLE = insertSql(SAMPLE_ROW);
+/** The samples of one moment in one statement: each a `recordsJson` record, in the order given. */
+const INSERT_SAMPLES = `INSERT INTO listen_samples (${columnList(SAMPLE_ROW)})
+  SELECT ${valueExpressions(SAMPLE_ROW, 1, recordField('r')).join(', ')}
+    FROM json_to_recordset($1::json) AS r (${recordColumns(SAMPLE_ROW.columns.length)}) ORDER BY r.n`;
+
+function sampleParams(s: NewListenSample, sampleId: string): unknown[] {
+  return [
+    s.agent_id,
+    sampleId,
+    s.source_id,
+    s.listen,
+    s.body === null ? null : JSON.stringify(s.body),
+    s.raw_body,
+    s.body_format,
+    JSON.stringify(s.mapped),
+    JSON.stringify(s.custom_fields),
+    JSON.stringify(s.warnings),
+    s.error_code,
+    s.would_fire ? JSON.stringify(s.would_fire) : null,
+  ];
+}
+
+/** Stores one sample, in the caller's transaction if it is one. Returns its id. */
 export async function insertListenSample(db: Queryable, s: NewListenSample): Promise<string> {
   const sampleId = randomUUID();
-  await db.query(
-    `INSERT INTO listen_samples (agent_id, sample_id, source_id, listen, body, raw_body, body_format, mapped,
-                                 custom_fields, warnings, error_code, would_fire)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [
-      s.agent_id,
-      sampleId,
-      s.source_id,
-      s.listen,
-      s.body === null ? null : JSON.stringify(s.body),
-      s.raw_body,
-      s.body_format,
-      JSON.stringify(s.mapped),
-      JSON.stringify(s.custom_fields),
-      JSON.stringify(s.warnings),
-      s.error_code,
-      s.would_fire ? JSON.stringify(s.would_fire) : null,
-    ],
-  );
+  await db.query(INSERT_SAMPLE, sampleParams(s, sampleId));
+  return sampleId;
+}
+
+const writers = new WeakMap<Database, (call: Call) => Promise<unknown>>();
+
+/**
+ * Stores one sample, together with the samples stored at the same moment (db/together.ts): one
+ * statement and one commit for all of them; when that statement fails, each is stored by itself, so
+ * one sample's fault is only its own. Returns its id.
+ */
+export async function storeListenSample(db: Database, s: NewListenSample): Promise<string> {
+  let write = writers.get(db);
+  if (!write) {
+    write = together<unknown>(db, { one: INSERT_SAMPLE, many: INSERT_SAMPLES });
+    writers.set(db, write);
+  }
+  const sampleId = randomUUID();
+  await write({ params: sampleParams(s, sampleId), claims: [] });
   return sampleId;
 }
 
