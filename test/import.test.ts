@@ -15,8 +15,8 @@ const dir = mkdtempSync(join(tmpdir(), 'leadgate-import-'));
 
 beforeAll(async () => {
   // With the table upkeep `leadgate serve` runs, as an agent's import meets it. Without it, the
-  // 10,000-row import on the embedded database took 60–80 s in 4 of 12 runs instead of 11–16 s
-  // (2026-11-27); with it, 7 of 7 took 11–16 s.
+  // 10,000-row import on the embedded database took 58–80 s instead of 11–17 s in 5 of about 50
+  // runs (3 of 9 under vitest; cause not found), 2026-11-27; with it, 7 of 7 took 11–16 s.
   t = await createTestApp({ upkeep: true });
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
