@@ -25,9 +25,22 @@ export interface Call {
  * many-row form, except a call claiming what another of them claims (a key, a phone, a
  * lead), which goes by itself. When the many-row statement fails for any reason, each of its calls
  * is made by itself, so one call's fault is only its own. Each call gets its row (undefined if the
- * statement returned none for it) or its own error.
+ * statement returned none for it) or its own error. Calls go together per database: the gathering
+ * for a database is made the first time a call is made on it.
  */
-export function together<R>(db: Database, statement: TwoForms): (call: Call) => Promise<R | undefined> {
+export function together<R>(statement: TwoForms): (db: Database, call: Call) => Promise<R | undefined> {
+  const runners = new WeakMap<Database, (call: Call) => Promise<R | undefined>>();
+  return (db, call) => {
+    let run = runners.get(db);
+    if (!run) {
+      run = gatheredOn<R>(db, statement);
+      runners.set(db, run);
+    }
+    return run(call);
+  };
+}
+
+function gatheredOn<R>(db: Database, statement: TwoForms): (call: Call) => Promise<R | undefined> {
   const opts = { concurrency: db.kind === 'postgres' ? LIMITS.sharedStatements : 1 };
   type Result = { ok: R | undefined } | { err: unknown };
   const one = async (c: Call): Promise<Result> => {

@@ -3,7 +3,7 @@ import { LIMITS } from '../config.ts';
 import { isPgError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import { placeholder, recordColumns, recordField, setList, type ParamRef } from '../db/row-shape.ts';
-import { together, type Call, type TwoForms } from '../db/together.ts';
+import { together, type TwoForms } from '../db/together.ts';
 import { fingerprintContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
 import { TAKE_OVER_EXPIRED_KEY } from '../idempotency/key-store.ts';
 import type { JsonObject } from '../json.ts';
@@ -44,12 +44,11 @@ export async function writeKnownContact(
   d: LiveDelivery,
 ): Promise<DeliveryResult | Unconfirmed | null> {
   const { source } = claim;
-  const { read: readMany, write: writeMany } = statementsFor(db);
   const keys = contactKeys(d.lead.fields);
   const phone = keyValue(keys, 'phone');
   const email = keyValue(keys, 'email');
   const fingerprint = fingerprintContact(d.lead.fields);
-  const read = await readMany({
+  const read = await readMany(db, {
     params: [
       claim.tokenHash,
       source.source_id,
@@ -102,7 +101,7 @@ export async function writeKnownContact(
   ].filter((c): c is string => c !== null);
   let outcome: Written | undefined;
   try {
-    outcome = await writeMany({ params, claims });
+    outcome = await writeMany(db, { params, claims });
   } catch (err) {
     if (isPgError(err) && err.code === LEAD_CHANGED) return null;
     throw err;
@@ -141,20 +140,6 @@ function statement(count: number, sql: (rows: string, at: (alias: string) => Par
     one: sql('SELECT 1 AS n', () => placeholder),
     many: sql(`SELECT * FROM json_to_recordset($1::json) AS r (${recordColumns(count)})`, recordField),
   };
-}
-
-const statements = new WeakMap<
-  Database,
-  { read: (c: Call) => Promise<Read | undefined>; write: (c: Call) => Promise<Written | undefined> }
->();
-
-function statementsFor(db: Database) {
-  let known = statements.get(db);
-  if (!known) {
-    known = { read: together<Read>(db, MERGE_READ), write: together<Written>(db, MERGE_WRITE) };
-    statements.set(db, known);
-  }
-  return known;
 }
 
 /** A parameter list, named: `ref(alias)(name)` reads parameter `name` beside `alias`. */
@@ -294,3 +279,7 @@ SELECT r.n, EXISTS (SELECT FROM src WHERE src.n = r.n) AS authentic, EXISTS (SEL
        ) THEN leadgate_lead_changed() END AS undone
   FROM r`;
 });
+
+/** Merges read and written at the same moment share their statements (db/together.ts). */
+const readMany = together<Read>(MERGE_READ);
+const writeMany = together<Written>(MERGE_WRITE);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { APPOINTMENT_ROW, appointmentRow } from '../appointments/appointment-repository.ts';
 import { isPgError } from '../db/database.ts';
-import { together, type Call } from '../db/together.ts';
+import { together } from '../db/together.ts';
 import type { Database } from '../db/index.ts';
 import { columnList, recordColumns, recordField, valueExpressions, type RowShape } from '../db/row-shape.ts';
 import { LIMITS } from '../config.ts';
@@ -25,7 +25,7 @@ export function isNewContactCandidate(d: LiveDelivery): boolean {
 /**
  * Writes a new contact's delivery in one statement — one round trip, and its own transaction
  * (durable when it returns), shared with the new contacts that arrive at the same moment
- * (`writerFor`): the token check (still active, the source at the revision the request
+ * (`writeNewContacts`): the token check (still active, the source at the revision the request
  * mapped with), the idempotency key with the answer to replay, the contact's keys, the lead, its
  * appointment, its history line and its outbox messages. The statement writes nothing unless the
  * database confirms what the plan assumed; then it tells why:
@@ -48,7 +48,7 @@ export async function writeNewContact(
   const params = values(claim, d, plan, fingerprint);
   let outcome: Outcome | undefined;
   try {
-    outcome = await writerFor(db)({ params, claims: claimedValues(claim, params) });
+    outcome = await writeNewContacts(db, { params, claims: claimedValues(claim, params) });
   } catch (err) {
     // Another delivery committed the same phone or email while this statement ran: a merge.
     if (isPgError(err) && err.code === '23505' && err.constraint === 'lead_contacts_pkey') return null;
@@ -82,24 +82,6 @@ function claimedValues(claim: SourceClaim, params: unknown[]): string[] {
     at('phone') === null ? null : `phone ${agent_id} ${String(at('phone'))}`,
     at('email') === null ? null : `email ${agent_id} ${String(at('email'))}`,
   ].filter((c): c is string => c !== null);
-}
-
-const writers = new WeakMap<Database, (call: Call) => Promise<Outcome | undefined>>();
-
-/**
- * New contacts' writes are gathered (db/together.ts): those that arrive in one turn of the event
- * loop, or while earlier statements run, are written by one statement, one transaction and one
- * round trip. A write that claims a key, phone or email another of the same statement claims goes
- * by itself (the statement would fail on it); and when the many-row statement fails for any reason,
- * each of its writes is made again by itself, so one delivery's fault is only its own.
- */
-function writerFor(db: Database): (call: Call) => Promise<Outcome | undefined> {
-  let writer = writers.get(db);
-  if (!writer) {
-    writer = together<Outcome>(db, { one: NEW_CONTACT_SQL, many: NEW_CONTACTS_SQL });
-    writers.set(db, writer);
-  }
-  return writer;
 }
 
 // The parameters, numbered once at start: the checks', then each row's in its shape's order.
@@ -261,6 +243,15 @@ SELECT r.n, EXISTS (SELECT FROM src WHERE src.n = r.n) AS authentic,
        EXISTS (SELECT FROM w WHERE w.n = r.n) AS created,
        u.contact AS used_contact, u.response AS used_response, u.same_body IS TRUE AS used_same_body
   FROM r LEFT JOIN used u USING (n)`;
+
+/**
+ * New contacts' writes are gathered (db/together.ts): those that arrive in one turn of the event
+ * loop, or while earlier statements run, are written by one statement, one transaction and one
+ * round trip. A write that claims a key, phone or email another of the same statement claims goes
+ * by itself (the statement would fail on it); and when the many-row statement fails for any reason,
+ * each of its writes is made again by itself, so one delivery's fault is only its own.
+ */
+const writeNewContacts = together<Outcome>({ one: NEW_CONTACT_SQL, many: NEW_CONTACTS_SQL });
 
 /** The statement's parameters, in the order numbered above. */
 function values(

@@ -9,7 +9,7 @@ import {
   valueExpressions,
   type RowShape,
 } from '../db/row-shape.ts';
-import { together, type Call } from '../db/together.ts';
+import { together } from '../db/together.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { SAMPLE_LIMITS } from './sample-limits.ts';
@@ -83,7 +83,7 @@ export async function insertListenSample(db: Queryable, s: NewListenSample): Pro
   return sampleId;
 }
 
-const writers = new WeakMap<Database, (call: Call) => Promise<unknown>>();
+const writeSamples = together<unknown>({ one: INSERT_SAMPLE, many: INSERT_SAMPLES });
 
 /**
  * Stores one sample, together with the samples stored at the same moment (db/together.ts): one
@@ -91,13 +91,8 @@ const writers = new WeakMap<Database, (call: Call) => Promise<unknown>>();
  * one sample's fault is only its own. Returns its id.
  */
 export async function storeListenSample(db: Database, s: NewListenSample): Promise<string> {
-  let write = writers.get(db);
-  if (!write) {
-    write = together<unknown>(db, { one: INSERT_SAMPLE, many: INSERT_SAMPLES });
-    writers.set(db, write);
-  }
   const sampleId = randomUUID();
-  await write({ params: sampleParams(s, sampleId), claims: [] });
+  await writeSamples(db, { params: sampleParams(s, sampleId), claims: [] });
   return sampleId;
 }
 
