@@ -12,16 +12,10 @@ import { faultyDb } from './support/faulty-db.ts';
 let testDb: TestDb;
 let t: TestApp;
 let faults: ReturnType<typeof faultyDb>;
-/** Every statement the app has run since the last `statements.length = 0`. */
-const statements: string[] = [];
 
 beforeAll(async () => {
   testDb = await createTestDb();
   faults = faultyDb(testDb.db);
-  faults.state.failWhen = (sql) => {
-    statements.push(sql);
-    return false;
-  };
   t = await createTestApp({ testDb, db: faults.db });
 });
 afterAll(async () => {
@@ -43,12 +37,12 @@ describe('exact retries', () => {
     const first = await deliver(t.app, s.token, body, withKey('exact-1'));
     expect(first.statusCode).toBe(200);
 
-    statements.length = 0;
+    faults.state.seen.length = 0;
     const again = await deliver(t.app, s.token, body, withKey('exact-1'));
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ ...first.json(), idempotent_replay: true });
-    expect(statements).toHaveLength(1);
-    expect(statements.some(writes)).toBe(false);
+    expect(faults.state.seen).toHaveLength(1);
+    expect(faults.state.seen.some(writes)).toBe(false);
     expect(await countRows(t.db, 'leads', 'agent_id = $1', [s.agent_id])).toBe(1);
     expect(await countRows(t.db, 'appointments', 'agent_id = $1', [s.agent_id])).toBe(1);
   });
@@ -58,13 +52,13 @@ describe('exact retries', () => {
     const bodies = Array.from({ length: 20 }, (_, i) => ({ name: `Burst ${i}`, phone: `21455507${10 + i}` }));
     const firsts = await Promise.all(bodies.map((b, i) => deliver(t.app, s.token, b, withKey(`burst-${i}`))));
 
-    statements.length = 0;
+    faults.state.seen.length = 0;
     const agains = await Promise.all(bodies.map((b, i) => deliver(t.app, s.token, b, withKey(`burst-${i}`))));
     agains.forEach((res, i) => {
       expect(res.json()).toEqual({ ...firsts[i]?.json(), idempotent_replay: true });
     });
-    expect(statements.length).toBeLessThan(20);
-    expect(statements.some(writes)).toBe(false);
+    expect(faults.state.seen.length).toBeLessThan(20);
+    expect(faults.state.seen.some(writes)).toBe(false);
   });
 
   it("When another process, which never saw the key used, gets an exact resend, then it replays on the database's word, and answers the next from one statement", async () => {
@@ -73,17 +67,17 @@ describe('exact retries', () => {
     const first = await deliver(t.app, s.token, body, withKey('other-1'));
     const other = await createTestApp({ testDb, db: faults.db });
     try {
-      statements.length = 0;
+      faults.state.seen.length = 0;
       const second = await deliver(other.app, s.token, body, withKey('other-1'));
       expect(second.json()).toEqual({ ...first.json(), idempotent_replay: true });
       // The whole way (a write, or a merge's read), which found the key used.
-      expect(statements.some(wholeWay)).toBe(true);
+      expect(faults.state.seen.some(wholeWay)).toBe(true);
 
-      statements.length = 0;
+      faults.state.seen.length = 0;
       const third = await deliver(other.app, s.token, body, withKey('other-1'));
       expect(third.json()).toEqual(second.json());
-      expect(statements).toHaveLength(1);
-      expect(statements.some(writes)).toBe(false);
+      expect(faults.state.seen).toHaveLength(1);
+      expect(faults.state.seen.some(writes)).toBe(false);
     } finally {
       await other.close();
     }
@@ -138,7 +132,7 @@ describe('exact retries', () => {
     expect(otherKey.json().idempotent_replay).toBeUndefined();
     expect(otherKey.json()).toMatchObject({ lead_id: first.json().lead_id, resubmit: true });
 
-    statements.length = 0;
+    faults.state.seen.length = 0;
     const otherType = await deliver(
       t.app,
       s.token,
@@ -147,7 +141,7 @@ describe('exact retries', () => {
     );
     // Still a retry (the same contact), found the whole way as before, not by the exact-resend statement.
     expect(otherType.json()).toEqual({ ...first.json(), idempotent_replay: true });
-    expect(statements.some(wholeWay)).toBe(true);
+    expect(faults.state.seen.some(wholeWay)).toBe(true);
   });
 
   it('When the database is unreachable, then an exact resend is told 503 with Retry-After', async () => {

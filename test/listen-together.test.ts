@@ -12,15 +12,10 @@ let testDb: TestDb;
 let faulty: ReturnType<typeof faultyDb>;
 let t: TestApp;
 let url: string;
-const statements: string[] = [];
 
 beforeAll(async () => {
   testDb = await createTestDb();
   faulty = faultyDb(testDb.db);
-  faulty.state.failWhen = (sql) => {
-    statements.push(sql);
-    return false;
-  };
   t = await createTestApp({ db: faulty.db, testDb });
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
@@ -29,7 +24,7 @@ afterAll(async () => {
   await testDb.cleanup();
 });
 
-const inserts = () => statements.filter((sql) => sql.startsWith('INSERT INTO listen_samples'));
+const inserts = () => faulty.state.seen.filter((sql) => sql.startsWith('INSERT INTO listen_samples'));
 const shared = (sql: string) => sql.includes('json_to_recordset');
 const body = (i: number) => ({
   listen: true,
@@ -58,7 +53,7 @@ describe('Listen samples stored together', () => {
     const n = 24;
     for (let i = 0; i < n; i++) expect((await deliver(t.app, alone.token, body(i))).statusCode).toBe(200);
 
-    statements.length = 0;
+    faulty.state.seen.length = 0;
     const answers = await deliverInParallel([url], together.token, n, body);
     expect(answers.map((a) => a.status)).toEqual(Array<number>(n).fill(200));
     expect(inserts().length).toBeLessThan(n);
@@ -77,19 +72,13 @@ describe('Listen samples stored together', () => {
   it('When the shared statement fails, then each of its samples is stored by itself', async () => {
     const s = await seedSource(t.db, 'Listen Fallback Agent');
     const n = 12;
-    statements.length = 0;
-    faulty.state.failWhen = (sql) => {
-      statements.push(sql);
-      return sql.startsWith('INSERT INTO listen_samples') && shared(sql);
-    };
+    faulty.state.seen.length = 0;
+    faulty.state.failWhen = (sql) => sql.startsWith('INSERT INTO listen_samples') && shared(sql);
     try {
       const answers = await deliverInParallel([url], s.token, n, body);
       expect(answers.map((a) => a.status)).toEqual(Array<number>(n).fill(200));
     } finally {
-      faulty.state.failWhen = (sql) => {
-        statements.push(sql);
-        return false;
-      };
+      faulty.state.failWhen = undefined;
     }
     expect(inserts().some(shared)).toBe(true);
     expect(inserts().filter((sql) => !shared(sql))).toHaveLength(n);

@@ -133,13 +133,8 @@ describe('the one-statement write and the general transaction', () => {
 
 /** The test database, with every statement it is sent recorded in `seen`. */
 const recorded = () => {
-  const seen: string[] = [];
   const f = faultyDb(testDb.db);
-  f.state.failWhen = (sql) => {
-    seen.push(sql);
-    return false;
-  };
-  return { db: f.db, seen, state: f.state };
+  return { db: f.db, seen: f.state.seen, state: f.state };
 };
 
 // A repeat contact that only merges is written by one statement after it is planned
@@ -486,10 +481,7 @@ describe('new contacts written together', () => {
     const r = recorded();
     const s = await seedSource(r.db, 'Fallback Agent');
     const claim = await claimOf(r.db, s.token);
-    r.state.failWhen = (sql) => {
-      r.seen.push(sql);
-      return many(sql);
-    };
+    r.state.failWhen = many;
     const results = await Promise.all(
       [0, 1, 2, 3].map((i) =>
         writeDelivery(

@@ -342,12 +342,8 @@ describe('Listen mode: what the preview reads', () => {
   });
 
   it('When a sample is sent, then the token, everything its preview needs and the sample take a statement each', async () => {
-    const seen: string[] = [];
     const observed = faultyDb(t.db);
-    observed.state.failWhen = (sql) => {
-      seen.push(sql);
-      return false;
-    };
+    const seen = observed.state.seen;
     const app = await createTestApp({ db: observed.db, testDb: t.testDb });
     try {
       const src = await sourceWith('partner_sync', '/preview-reads');

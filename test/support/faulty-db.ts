@@ -2,13 +2,20 @@ import type { Database, Queryable } from '../../src/db/index.ts';
 
 /**
  * Wraps a database so a test can make it fail: `down` makes every statement fail like a lost
- * connection; `failWhen` fails the matching statements, in a transaction or not.
+ * connection; `failWhen` fails the matching statements, in a transaction or not. `seen` is every
+ * statement (`BEGIN` for a transaction) that reached the database while it was up, in order; a test
+ * empties it with `seen.length = 0`.
  */
 export function faultyDb(db: Database) {
-  const state = { down: false, failWhen: undefined as ((sql: string) => boolean) | undefined };
+  const state = {
+    down: false,
+    failWhen: undefined as ((sql: string) => boolean) | undefined,
+    seen: [] as string[],
+  };
   const check = (sql: string) => {
     if (state.down)
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    state.seen.push(sql);
     if (state.failWhen?.(sql)) throw new Error(`injected failure: ${sql.slice(0, 40)}`);
   };
   const wrapped: Database = {
