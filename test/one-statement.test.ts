@@ -395,7 +395,7 @@ describe('merges written together', () => {
   });
 });
 
-// New contacts arriving at the same moment share one many-row statement (writerFor in
+// New contacts arriving at the same moment share one many-row statement (writeNewContacts in
 // write-new-contact.ts): it must leave the rows one statement each would, and a write that
 // cannot share it must still be made.
 describe('new contacts written together', () => {
