@@ -1,4 +1,6 @@
-import type { Queryable } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
+import { placeholder, recordColumns, recordField, type ParamRef } from '../db/row-shape.ts';
+import { together } from '../db/together.ts';
 import type { JsonObject } from '../json.ts';
 import { contactOwnerSql, keyValue, type ContactKey } from '../leads/contact-keys.ts';
 import { planFollowUps, textableNumber, TEXT_WINDOW_MS, type FollowUpAgent } from './follow-up.ts';
@@ -7,11 +9,11 @@ import { agentPhoneKey, optedOutSql, textsCountSql } from './sms-repository.ts';
 /**
  * What a live delivery of a Listen sample would have triggered, for the agent to see before going
  * live: create or merge (and which lead), the call task and the first text, and the destinations
- * that would get each event. Reads only, in one statement (PREVIEW_READS); nothing is written or
- * sent.
+ * that would get each event. Reads only, in one statement (PREVIEW_READS), which the previews of
+ * one moment share (db/together.ts); nothing is written or sent.
  */
 export async function previewAutomations(
-  db: Queryable,
+  db: Database,
   input: {
     agent_id: string;
     source_id: string;
@@ -24,15 +26,17 @@ export async function previewAutomations(
   },
 ): Promise<JsonObject> {
   const number = textableNumber(input.lead);
-  const { rows } = await db.query<Reads>(PREVIEW_READS, [
-    input.agent_id,
-    input.source_id,
-    keyValue(input.keys, 'phone'),
-    keyValue(input.keys, 'email'),
-    number,
-    new Date(input.now.getTime() - TEXT_WINDOW_MS).toISOString(),
-  ]);
-  const reads = rows[0];
+  const reads = await readPreview(db, {
+    params: [
+      input.agent_id,
+      input.source_id,
+      keyValue(input.keys, 'phone'),
+      keyValue(input.keys, 'email'),
+      number,
+      new Date(input.now.getTime() - TEXT_WINDOW_MS).toISOString(),
+    ],
+    claims: [],
+  });
   if (!reads) throw new Error('the preview read no row');
   const existingLeadId = reads.lead_id;
   const topic = existingLeadId ? 'lead.updated' : 'lead.created';
@@ -87,20 +91,29 @@ interface Reads {
 }
 
 /**
- * Everything a preview depends on, read at one moment in one round trip (a Listen delivery made
- * seven one after another, and was the slowest part of the gateway's mix): the lead the contact's
- * keys name, the agent's name, zone and text template, whether the number a text would go to
- * opted out and how many texts it had in the last day (the dispatcher's own questions), and the
- * source's active destinations in the order they were added. Parameters: agent, source, phone
- * key, email key, the number a text could go to (null: none), the start of the texts' window.
+ * Everything a preview depends on, read at one moment (a Listen delivery made seven round trips one
+ * after another, and was the slowest part of the gateway's mix): the lead the contact's keys name,
+ * the agent's name, zone and text template, whether the number a text would go to opted out and how
+ * many texts it had in the last day (the dispatcher's own questions), and the source's active
+ * destinations in the order they were added. Parameters: agent, source, phone key, email key, the
+ * number a text could go to (null: none), the start of the texts' window; `ref` writes them.
  */
-const PREVIEW_READS = `
-SELECT ${contactOwnerSql('$1::uuid', '$3::text', '$4::text')} AS lead_id,
+const previewReads = (ref: ParamRef) => `
+       ${contactOwnerSql(ref(1, 'uuid'), ref(3, 'text'), ref(4, 'text'))} AS lead_id,
        (SELECT json_build_object('name', a.name, 'timezone', a.timezone, 'sms_template', a.sms_template)
-          FROM agents a WHERE a.agent_id = $1::uuid) AS agent,
-       ${optedOutSql('$1::uuid', '$5::text')} AS opted_out,
-       ${textsCountSql('$1::uuid', '$5::text', '$6::timestamptz')} AS texts,
+          FROM agents a WHERE a.agent_id = ${ref(1, 'uuid')}) AS agent,
+       ${optedOutSql(ref(1, 'uuid'), ref(5, 'text'))} AS opted_out,
+       ${textsCountSql(ref(1, 'uuid'), ref(5, 'text'), ref(6, 'timestamptz'))} AS texts,
        (SELECT COALESCE(json_agg(json_build_object('destination_id', d.destination_id, 'kind', d.kind,
                                                    'url', d.url, 'events', d.events)
                                  ORDER BY d.created_at, d.destination_id), '[]'::json)
-          FROM sync_destinations d WHERE d.source_id = $2::uuid AND d.active) AS destinations`;
+          FROM sync_destinations d WHERE d.source_id = ${ref(2, 'uuid')} AND d.active) AS destinations`;
+
+/** One preview's reads in one round trip, or the reads of the previews of one moment in one. */
+const PREVIEW_READS = {
+  one: `SELECT ${previewReads(placeholder)}`,
+  many: `SELECT r.n, ${previewReads(recordField('r'))}
+           FROM json_to_recordset($1::json) AS r (${recordColumns(6)})`,
+};
+
+const readPreview = together<Reads>(PREVIEW_READS);
