@@ -1,5 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import type { WallTime } from './parse-appointment.ts';
+import { zoneOffset } from './zone-offsets.ts';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -24,12 +25,12 @@ export function resolveLocalTime(wall: WallTime, zoneName: string): LocalTimeRes
   const wallMillis = asUtc.toMillis();
   // The offsets a day either side bracket any transition near this wall time (zones change at
   // most once in a day); an offset is consistent when the instant it gives has that offset.
-  const before = zone.offset(wallMillis - DAY_MS);
-  const after = zone.offset(wallMillis + DAY_MS);
+  const before = zoneOffset(zoneName, wallMillis - DAY_MS);
+  const after = zoneOffset(zoneName, wallMillis + DAY_MS);
   if (!Number.isFinite(before) || !Number.isFinite(after)) return null;
   const candidates = [...new Set([before, after])]
     .map((offset) => wallMillis - offset * MINUTE_MS)
-    .filter((instant) => zone.offset(instant) === (wallMillis - instant) / MINUTE_MS)
+    .filter((instant) => zoneOffset(zoneName, instant) === (wallMillis - instant) / MINUTE_MS)
     .sort((a, b) => a - b);
   const [earlier, later] = candidates;
   if (earlier === undefined) {
