@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { IANAZone } from 'luxon';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { zoneOffset } from './zone-offsets.ts';
 
 // zoneOffset remembers offsets by UTC day; luxon's IANAZone.offset asks Intl each time. They must
@@ -52,5 +52,21 @@ describe('zoneOffset', () => {
   it('is NaN for a name that is no zone, and for an instant that is no number, as luxon’s', () => {
     expect(zoneOffset('Not/AZone', Date.UTC(2027, 0, 15))).toBeNaN();
     expect(zoneOffset('America/Chicago', Number.NaN)).toBeNaN();
+  });
+
+  it('asks luxon once per day start, then answers the day’s other instants from memory, except on a day with a change', () => {
+    // A name no other test here asks about (not among Intl's canonical names), so nothing is remembered yet.
+    const asked = vi.spyOn(IANAZone.prototype, 'offset');
+    try {
+      const day = Date.UTC(2031, 4, 20);
+      for (let h = 0; h < 24; h++) zoneOffset('US/Mountain', day + h * 3_600_000);
+      expect(asked).toHaveBeenCalledTimes(2);
+      asked.mockClear();
+      const change = Date.UTC(2031, 2, 9); // US/Mountain springs forward at 09:00 UTC that day
+      for (let h = 0; h < 24; h++) zoneOffset('US/Mountain', change + h * 3_600_000);
+      expect(asked).toHaveBeenCalledTimes(2 + 24);
+    } finally {
+      asked.mockRestore();
+    }
   });
 });
