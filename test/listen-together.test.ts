@@ -26,7 +26,7 @@ afterAll(async () => {
   await testDb.cleanup();
 });
 
-const inserts = () => faulty.state.seen.filter((sql) => sql.startsWith('INSERT INTO listen_samples'));
+const inserts = () => faulty.state.seen.filter((sql) => sql.includes('INSERT INTO listen_samples'));
 const previewReads = () => faulty.state.seen.filter((sql) => sql.includes(' AS opted_out'));
 const shared = (sql: string) => sql.includes('json_to_recordset');
 const body = (i: number) => ({
@@ -80,7 +80,7 @@ describe('Listen samples stored together', () => {
     const s = await seedSource(t.db, 'Listen Fallback Agent');
     const n = 12;
     faulty.state.seen.length = 0;
-    faulty.state.failWhen = (sql) => sql.startsWith('INSERT INTO listen_samples') && shared(sql);
+    faulty.state.failWhen = (sql) => sql.includes('INSERT INTO listen_samples') && shared(sql);
     try {
       const answers = await deliverInParallel([url], s.token, n, body);
       expect(answers.map((a) => a.status)).toEqual(Array<number>(n).fill(200));
@@ -141,5 +141,16 @@ describe('Listen samples stored together', () => {
         });
       }
     }
+  });
+
+  it('When Listen samples come with a token the process remembers, then no lookup is made: the insert checks the token', async () => {
+    const s = await seedSource(t.db, 'Listen Remembered Agent');
+    expect((await deliver(t.app, s.token, body(0))).statusCode).toBe(200);
+    faulty.state.seen.length = 0;
+    const answers = await deliverInParallel([url], s.token, 8, (i) => body(i + 1));
+    expect(answers.map((a) => a.status)).toEqual(Array<number>(8).fill(200));
+    expect(faulty.state.seen.filter((sql) => sql.includes('token_hash = ANY'))).toEqual([]);
+    expect(inserts().length).toBeGreaterThan(0);
+    expect((await samplesOf(s.source_id)).size).toBe(9);
   });
 });

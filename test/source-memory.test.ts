@@ -53,6 +53,22 @@ describe('a source remembered by the process', () => {
     expect(rows[0]?.name).toBe('Greta Gravity');
   });
 
+  it('When the source gets mapping rules, then the next Listen sample is mapped with them', async () => {
+    const s = await seedSource(t.db, 'Listen Rules Agent');
+    expect((await deliver(t.app, s.token, { name: 'Listen Before', listen: true })).statusCode).toBe(200);
+    const put = await adminInject(t.app, 'PUT', `/sources/${s.source_id}/mapping`, {
+      rules: { '1.3': 'first_name', '1.6': 'last_name' },
+    });
+    expect(put.statusCode).toBe(200);
+    const after = await deliver(t.app, s.token, { '1.3': 'Lena', '1.6': 'Later', listen: true });
+    expect(after.statusCode).toBe(200);
+    const { rows } = await t.db.query<{ mapped: { name?: string } }>(
+      `SELECT mapped FROM listen_samples WHERE source_id = $1 AND body->>'1.3' = 'Lena'`,
+      [s.source_id],
+    );
+    expect(rows.map((r) => r.mapped.name)).toEqual(['Lena Later']);
+  });
+
   it('When a partner destination is added, then the next answer says auto_sync_enabled', async () => {
     const s = await seedSource(t.db, 'Sync Agent');
     expect((await deliver(t.app, s.token, { name: 'Sync Before' })).json().auto_sync_enabled).toBe(false);

@@ -341,7 +341,7 @@ describe('Listen mode: what the preview reads', () => {
     ]);
   });
 
-  it('When a sample is sent, then the token, everything its preview needs and the sample take a statement each', async () => {
+  it('When a sample is sent with a remembered token, then everything its preview needs and the sample, which checks the token, take a statement each', async () => {
     const observed = faultyDb(t.db);
     const seen = observed.state.seen;
     const app = await createTestApp({ db: observed.db, testDb: t.testDb });
@@ -353,10 +353,11 @@ describe('Listen mode: what the preview reads', () => {
       const res = await deliver(app.app, src.token, { ...lead, phone: '2145550313', listen: true });
       expect(res.statusCode).toBe(200);
       const statements = seen.filter((sql) => !/^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql));
-      // The token (checked on every Listen delivery), what the preview needs, the sample.
-      expect(statements).toHaveLength(3);
-      expect(statements[0]).toMatch(/FROM sources/);
-      expect(statements[2]).toMatch(/INSERT INTO listen_samples/);
+      // What the preview needs, then the sample, stored only if the token is still the source's.
+      expect(statements).toHaveLength(2);
+      expect(statements[0]).toMatch(/FROM sync_destinations/);
+      expect(statements[1]).toMatch(/INSERT INTO listen_samples/);
+      expect(statements[1]).toMatch(/FROM sources s WHERE s\.token_hash = /);
     } finally {
       await app.app.close();
     }

@@ -88,7 +88,8 @@ async function deliverAs(
   if (event) return confirmed(() => deliverSchedulerEvent(db, claim, event, { body, ...request }));
 
   const lead = prepareSourceLead(body, source);
-  if (lead.control.listen) return confirmed(() => recordListenSample(db, source, body, lead));
+  // A Listen sample's insert checks the token itself, as a live lead's write does.
+  if (lead.control.listen) return recordListenSample(db, claim, body, lead);
   const refuse = (code: ErrorCode, details?: string) =>
     confirmed(() => keepRefused(db, source, request, rejected(code, details), { body, lead }));
   if (!lead.hasName) return refuse('MISSING_NAME');

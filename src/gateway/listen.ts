@@ -11,6 +11,7 @@ import { storeListenSample, type NewListenSample } from '../listen/listen-sample
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { PreparedLead } from './prepare-lead.ts';
 import { rejected, unavailable, type DeliveryResult } from './result.ts';
+import { UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
 
 type SourceIds = Pick<AuthenticatedSource, 'agent_id' | 'source_id'>;
@@ -64,19 +65,22 @@ async function previewContent(db: Database, source: SourceIds, lead: PreparedLea
  * custom_fields, warnings, the error it would get, and what a live delivery would have triggered
  * (create or merge, the call task and the text, the destinations) — and nothing else: no lead, no
  * appointment, no outbox message, no idempotency key. A sample without a name is stored (so the
- * agent sees why) and then answered with MISSING_NAME.
+ * agent sees why) and then answered with MISSING_NAME. The sample's insert checks the token itself
+ * (still this source's, at the revision the claim read), as a live lead's write does: a claim from
+ * this process's memory needs no lookup first, and one that is no longer current stores nothing
+ * and comes back UNCONFIRMED, for the gateway to ask the database and deliver again.
  */
 export async function recordListenSample(
   db: Database,
-  source: AuthenticatedSource,
+  claim: SourceClaim,
   body: JsonObject,
   lead: PreparedLead,
-): Promise<DeliveryResult> {
-  const stored = await storeSample(db, source, async () => ({
+): Promise<DeliveryResult | Unconfirmed> {
+  const stored = await storeSample(db, claim, async () => ({
     body,
-    ...(await previewContent(db, source, lead)),
+    ...(await previewContent(db, claim.source, lead)),
   }));
-  if (stored.kind === 'rejected') return stored;
+  if (stored.kind !== 'listened') return stored;
   return lead.hasName ? stored : rejected('MISSING_NAME');
 }
 
@@ -97,11 +101,11 @@ export function remapSample(
 /** A scheduler event other than a booking, in Listen mode: the sample says what would be done. */
 export function recordListenEvent(
   db: Database,
-  source: AuthenticatedSource,
+  claim: SourceClaim,
   body: JsonObject,
   mapped: { event: string; action: string },
-): Promise<DeliveryResult> {
-  return storeSample(db, source, async () => ({
+): Promise<DeliveryResult | Unconfirmed> {
+  return storeSample(db, claim, async () => ({
     body,
     body_format: null,
     mapped,
@@ -128,20 +132,24 @@ type ListenContent = Omit<NewListenSample, 'agent_id' | 'source_id' | 'listen' |
 
 async function storeSample(
   db: Database,
-  source: AuthenticatedSource,
+  { source, tokenHash }: SourceClaim,
   build: () => Promise<ListenContent>,
-): Promise<DeliveryResult> {
+): Promise<DeliveryResult | Unconfirmed> {
   try {
     const sample = await build();
-    await storeListenSample(db, {
-      ...sample,
-      agent_id: source.agent_id,
-      source_id: source.source_id,
-      listen: true,
-      raw_body: null,
-      body: sanitizeJson(sample.body),
-    });
-    return { kind: 'listened' };
+    const stored = await storeListenSample(
+      db,
+      {
+        ...sample,
+        agent_id: source.agent_id,
+        source_id: source.source_id,
+        listen: true,
+        raw_body: null,
+        body: sanitizeJson(sample.body),
+      },
+      { token_hash: tokenHash, revision: source.revision },
+    );
+    return stored === null ? UNCONFIRMED : { kind: 'listened' };
   } catch (err) {
     return isTransientDbError(err)
       ? unavailable(err)

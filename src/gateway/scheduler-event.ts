@@ -58,7 +58,7 @@ export async function deliverSchedulerEvent(
               ...prepareLead({ ...event.submission, name: event.fallbackName }, source.agent_timezone),
               format: event.format,
             };
-      if (event.listen) return recordListenSample(db, source, body, asNew);
+      if (event.listen) return recordListenSample(db, claim, body, asNew);
       if (!asNew.hasName) return rejected('MISSING_NAME');
       const uri = event.inviteeUri;
       const canceled = event.event === 'invitee.canceled';
@@ -79,10 +79,10 @@ export async function deliverSchedulerEvent(
     }
     case 'no_show':
       if (event.listen)
-        return recordListenEvent(db, source, body, { event: event.event, action: event.event });
+        return recordListenEvent(db, claim, body, { event: event.event, action: event.event });
       return writeNoShow(db, source, event, body);
     case 'other':
-      if (event.listen) return recordListenEvent(db, source, body, { event: event.event, action: 'ignored' });
+      if (event.listen) return recordListenEvent(db, claim, body, { event: event.event, action: 'ignored' });
       try {
         await recordBookingEvent(db, bookingEventRow(source, event.event, null, body, null, 'ignored'));
         return { kind: 'ignored' };

@@ -5,8 +5,10 @@ import {
   columnList,
   insertSql,
   recordColumns,
+  placeholder,
   recordField,
   valueExpressions,
+  type ParamRef,
   type RowShape,
 } from '../db/row-shape.ts';
 import { together } from '../db/together.ts';
@@ -54,10 +56,6 @@ const SAMPLE_ROW: RowShape = {
 };
 
 const INSERT_SAMPLE = insertSql(SAMPLE_ROW);
-/** The samples of one moment in one statement: each a `recordsJson` record, in the order given. */
-const INSERT_SAMPLES = `INSERT INTO listen_samples (${columnList(SAMPLE_ROW)})
-  SELECT ${valueExpressions(SAMPLE_ROW, 1, recordField('r')).join(', ')}
-    FROM json_to_recordset($1::json) AS r (${recordColumns(SAMPLE_ROW.columns.length)}) ORDER BY r.n`;
 
 function sampleParams(s: NewListenSample, sampleId: string): unknown[] {
   return [
@@ -83,17 +81,51 @@ export async function insertListenSample(db: Queryable, s: NewListenSample): Pro
   return sampleId;
 }
 
-const writeSamples = together<unknown>({ one: INSERT_SAMPLE, many: INSERT_SAMPLES });
+/**
+ * The source a Listen sample is stored for, as the request knows it: the sample is written only
+ * while the token still names this source, active, at this revision (the check a live lead's write
+ * makes in its own statement), so a source taken from a process's memory needs no lookup first.
+ */
+export interface CurrentSource {
+  token_hash: string;
+  revision: number;
+}
+
+// Parameters 13 and 14, after the row's twelve: the token's hash and the source's revision.
+const current = (ref: ParamRef) =>
+  `EXISTS (SELECT FROM sources s WHERE s.token_hash = ${ref(13, 'text')} AND s.source_id = ${ref(3, 'uuid')}
+              AND s.revision = ${ref(14, 'integer')} AND s.active)`;
+const INSERT_LISTEN_SAMPLE = `INSERT INTO listen_samples (${columnList(SAMPLE_ROW)})
+  SELECT ${valueExpressions(SAMPLE_ROW, 1).join(', ')} WHERE ${current(placeholder)}
+  RETURNING true AS stored`;
+/** The samples of one moment in one statement: each a `recordsJson` record, in the order given. */
+const INSERT_LISTEN_SAMPLES = `WITH r AS (
+  SELECT * FROM json_to_recordset($1::json) AS r (${recordColumns(SAMPLE_ROW.columns.length + 2)})
+), stored AS (
+  INSERT INTO listen_samples (${columnList(SAMPLE_ROW)})
+  SELECT ${valueExpressions(SAMPLE_ROW, 1, recordField('r')).join(', ')} FROM r
+   WHERE ${current(recordField('r'))} ORDER BY r.n
+  RETURNING sample_id
+)
+SELECT r.n, true AS stored FROM r JOIN stored ON stored.sample_id = r.p2::uuid`;
+
+const writeSamples = together<{ stored: boolean }>({ one: INSERT_LISTEN_SAMPLE, many: INSERT_LISTEN_SAMPLES });
 
 /**
- * Stores one sample, together with the samples stored at the same moment (db/together.ts): one
+ * Stores a Listen sample, together with the samples stored at the same moment (db/together.ts): one
  * statement and one commit for all of them; when that statement fails, each is stored by itself, so
- * one sample's fault is only its own. Returns its id.
+ * one sample's fault is only its own. Returns its id, or null when the token no longer names the
+ * source at the revision given (nothing stored: the caller asks the database for the source again).
  */
-export async function storeListenSample(db: Database, s: NewListenSample): Promise<string> {
+export async function storeListenSample(
+  db: Database,
+  s: NewListenSample,
+  source: CurrentSource,
+): Promise<string | null> {
   const sampleId = randomUUID();
-  await writeSamples(db, { params: sampleParams(s, sampleId), claims: [] });
-  return sampleId;
+  const params = [...sampleParams(s, sampleId), source.token_hash, source.revision];
+  const row = await writeSamples(db, { params, claims: [] });
+  return row?.stored ? sampleId : null;
 }
 
 /**
