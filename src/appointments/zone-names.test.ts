@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
-import { afterEach, describe, expect, it } from 'vitest';
-import { formatWithZoneName, shortZoneName } from './zone-names.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatAppointmentTime, formatWithZoneName, shortZoneName } from './zone-names.ts';
 import { isKnownZone } from './zones.ts';
 
 const Original = Intl.DateTimeFormat;
@@ -48,6 +48,48 @@ describe('zone names', () => {
     );
   });
 
+  it('writes an appointment time as luxon with ZZZZ does, in every zone Intl knows, near clock changes too', () => {
+    const zones = [...Intl.supportedValuesOf('timeZone'), 'US/Eastern', 'utc'];
+    const luxon = (millis: number, zone: string) =>
+      DateTime.fromMillis(millis, { zone }).setLocale('en-US').toFormat('EEE, MMM d, h:mm a ZZZZ');
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: Date.UTC(1990, 0, 1), max: Date.UTC(2060, 0, 1) }),
+        (zone, millis) => {
+          expect(formatAppointmentTime(millis, zone)).toBe(luxon(millis, zone));
+        },
+      ),
+      { numRuns: 3_000 },
+    );
+    // Every 10 minutes around the US changes of 2027, and a 30-minute zone's.
+    for (const [zone, from] of [
+      ['America/Chicago', Date.UTC(2027, 2, 14, 6)],
+      ['America/Chicago', Date.UTC(2027, 10, 7, 5)],
+      ['Australia/Lord_Howe', Date.UTC(2027, 3, 3, 13)],
+    ] as const) {
+      for (let m = from; m < from + 4 * 3_600_000; m += 600_000) {
+        expect(formatAppointmentTime(m, zone)).toBe(luxon(m, zone));
+      }
+    }
+  });
+
+  it('gives no appointment time for a zone that is none, or an instant that is none', () => {
+    expect(formatAppointmentTime(Date.UTC(2027, 0, 15), 'Not/AZone')).toBeNull();
+    expect(formatAppointmentTime(Number.NaN, 'America/Chicago')).toBeNull();
+  });
+
+  it('asks Intl for a zone’s name at a day’s two starts only, then answers the day from memory', () => {
+    const asked = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    try {
+      const day = Date.UTC(2033, 5, 9); // an alias no other test here asks about (Intl lists canonical names)
+      for (let h = 0; h < 24; h++) shortZoneName('America/Knox_IN', day + h * 3_600_000);
+      expect(asked).toHaveBeenCalledTimes(2);
+    } finally {
+      asked.mockRestore();
+    }
+  });
+
   it('knows standard and daylight time apart', () => {
     expect(shortZoneName('America/Chicago', Date.UTC(2027, 0, 15, 19, 30))).toBe('CST');
     expect(shortZoneName('America/Chicago', Date.UTC(2027, 6, 15, 19, 30))).toBe('CDT');
@@ -55,7 +97,7 @@ describe('zone names', () => {
 
   it('makes one Intl.DateTimeFormat per zone, however many times it is asked', () => {
     const count = countDateTimeFormats();
-    for (let i = 0; i < 50; i++) shortZoneName('America/Boise', Date.UTC(2027, 0, 1) + i * 86_400_000);
+    for (let i = 0; i < 50; i++) shortZoneName('America/Fort_Wayne', Date.UTC(2027, 0, 1) + i * 86_400_000);
     expect(count.made).toBe(1);
   });
 

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { formatWithZoneName } from '../appointments/zone-names.ts';
+import { formatAppointmentTime, formatWithZoneName } from '../appointments/zone-names.ts';
 
 /** The first text, unless the agent set their own (`PATCH /v1/admin/agents/:id {sms_template}`). */
 export const DEFAULT_SMS_TEMPLATE =
@@ -20,16 +20,19 @@ export interface TextContext {
  */
 export function renderText(template: string | null, ctx: TextContext): string {
   const chosen = template ?? (ctx.appointment ? DEFAULT_SMS_TEMPLATE_WITH_APPOINTMENT : DEFAULT_SMS_TEMPLATE);
-  const time = ctx.appointment
-    ? formatWithZoneName(
-        DateTime.fromISO(ctx.appointment.scheduled_at, { zone: ctx.appointment.zone }),
-        'EEE, MMM d, h:mm a',
-      )
-    : 'your appointment time';
+  const time = ctx.appointment ? appointmentTime(ctx.appointment) : 'your appointment time';
   const values: Record<string, string> = {
     agent_name: ctx.agent_name,
     first_name: ctx.first_name?.trim() || 'there',
     appointment_time: time,
   };
   return chosen.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** A stored appointment's time (UTC, `…Z`) says its instant: formatted without luxon; else luxon reads it. */
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
+
+function appointmentTime({ scheduled_at, zone }: { scheduled_at: string; zone: string }): string {
+  const fast = UTC_INSTANT.test(scheduled_at) ? formatAppointmentTime(Date.parse(scheduled_at), zone) : null;
+  return fast ?? formatWithZoneName(DateTime.fromISO(scheduled_at, { zone }), 'EEE, MMM d, h:mm a');
 }
