@@ -109,7 +109,10 @@ const INSERT_LISTEN_SAMPLES = `WITH r AS (
 )
 SELECT r.n, true AS stored FROM r JOIN stored ON stored.sample_id = r.p2::uuid`;
 
-const writeSamples = together<{ stored: boolean }>({ one: INSERT_LISTEN_SAMPLE, many: INSERT_LISTEN_SAMPLES });
+const writeSamples = together<{ stored: boolean }>({
+  one: INSERT_LISTEN_SAMPLE,
+  many: INSERT_LISTEN_SAMPLES,
+});
 
 /**
  * Stores a Listen sample, together with the samples stored at the same moment (db/together.ts): one
