@@ -97,7 +97,7 @@ const current = (ref: ParamRef) =>
               AND s.revision = ${ref(14, 'integer')} AND s.active)`;
 const INSERT_LISTEN_SAMPLE = `INSERT INTO listen_samples (${columnList(SAMPLE_ROW)})
   SELECT ${valueExpressions(SAMPLE_ROW, 1).join(', ')} WHERE ${current(placeholder)}
-  RETURNING true AS stored`;
+  RETURNING sample_id`;
 /** The samples of one moment in one statement: each a `recordsJson` record, in the order given. */
 const INSERT_LISTEN_SAMPLES = `WITH r AS (
   SELECT * FROM json_to_recordset($1::json) AS r (${recordColumns(SAMPLE_ROW.columns.length + 2)})
@@ -107,9 +107,10 @@ const INSERT_LISTEN_SAMPLES = `WITH r AS (
    WHERE ${current(recordField('r'))} ORDER BY r.n
   RETURNING sample_id
 )
-SELECT r.n, true AS stored FROM r JOIN stored ON stored.sample_id = r.p2::uuid`;
+SELECT r.n FROM r JOIN stored ON stored.sample_id = r.p2::uuid`;
 
-const writeSamples = together<{ stored: boolean }>({
+// A row back for each sample stored; none for one whose token is no longer current.
+const writeSamples = together<{ sample_id?: string }>({
   one: INSERT_LISTEN_SAMPLE,
   many: INSERT_LISTEN_SAMPLES,
 });
@@ -128,7 +129,7 @@ export async function storeListenSample(
   const sampleId = randomUUID();
   const params = [...sampleParams(s, sampleId), source.token_hash, source.revision];
   const row = await writeSamples(db, { params, claims: [] });
-  return row?.stored ? sampleId : null;
+  return row ? sampleId : null;
 }
 
 /**
