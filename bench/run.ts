@@ -192,7 +192,30 @@ function scenarios(t: Target): Scenario[] {
     expect: 405,
     next: () => ({ method: 'GET', path: GATEWAY, headers: {} }),
   };
-  return [plain, appointment, repeat, replay, storm, listen, mix, invalidToken, staleToken, wrongMethod];
+  // A sender's broken template posting cut-off JSON with a good token, again and again: each is
+  // answered 400 and kept as a refused sample for the agent (the newest 100 per source).
+  const malformed: Scenario = {
+    name: 'malformed JSON, a valid token (400)',
+    expect: 400,
+    next: (i) =>
+      post(
+        json(t.token),
+        `{"name": "Bench Broken", "phone": "2145550${String(i % 1000).padStart(3, '0')}", `,
+      ),
+  };
+  return [
+    plain,
+    appointment,
+    repeat,
+    replay,
+    storm,
+    listen,
+    mix,
+    invalidToken,
+    staleToken,
+    wrongMethod,
+    malformed,
+  ];
 }
 
 async function drive(

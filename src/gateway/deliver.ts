@@ -34,7 +34,8 @@ export interface DeliveryRequest {
 /**
  * One delivery, after authentication. An exact resend of a delivery that used its key is answered
  * from the stored response (exact-retries.ts). When the source came from this process's memory, a
- * live lead's write checks the token itself; any other step asks for the database's word first
+ * live lead's write checks the token itself, and so do the inserts of a Listen sample and of a
+ * refused delivery's sample; any other step asks for the database's word first
  * (UNCONFIRMED), and the delivery is made again with what the database says — a revoked token is
  * refused 401 on its very next request.
  */
@@ -80,8 +81,7 @@ async function deliverAs(
   const parsed = await readDeliveryBody(request.rawBody, request.contentType);
   if (!parsed.ok && parsed.code === 'PAYLOAD_TOO_LARGE')
     return confirmed(async () => rejected(parsed.code, parsed.details));
-  if (!parsed.ok)
-    return confirmed(() => keepRefused(db, source, request, rejected(parsed.code, parsed.details)));
+  if (!parsed.ok) return keepRefused(db, claim, request, rejected(parsed.code, parsed.details));
   const body = parsed.body;
 
   const event = parseBookingEvent(body);
@@ -90,8 +90,9 @@ async function deliverAs(
   const lead = prepareSourceLead(body, source);
   // A Listen sample's insert checks the token itself, as a live lead's write does.
   if (lead.control.listen) return recordListenSample(db, claim, body, lead);
+  // So does a refused delivery's sample.
   const refuse = (code: ErrorCode, details?: string) =>
-    confirmed(() => keepRefused(db, source, request, rejected(code, details), { body, lead }));
+    keepRefused(db, claim, request, rejected(code, details), { body, lead });
   if (!lead.hasName) return refuse('MISSING_NAME');
   const key = parseIdempotencyKey(request.idempotencyHeader, lead.control.idempotency_key);
   if (!key.ok) return refuse('INVALID_IDEMPOTENCY_KEY', key.details);

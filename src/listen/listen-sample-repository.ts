@@ -3,7 +3,6 @@ import { LIMITS } from '../config.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
 import {
   columnList,
-  insertSql,
   recordColumns,
   placeholder,
   recordField,
@@ -55,8 +54,6 @@ const SAMPLE_ROW: RowShape = {
   ],
 };
 
-const INSERT_SAMPLE = insertSql(SAMPLE_ROW);
-
 function sampleParams(s: NewListenSample, sampleId: string): unknown[] {
   return [
     s.agent_id,
@@ -74,13 +71,6 @@ function sampleParams(s: NewListenSample, sampleId: string): unknown[] {
   ];
 }
 
-/** Stores one sample, in the caller's transaction if it is one. Returns its id. */
-export async function insertListenSample(db: Queryable, s: NewListenSample): Promise<string> {
-  const sampleId = randomUUID();
-  await db.query(INSERT_SAMPLE, sampleParams(s, sampleId));
-  return sampleId;
-}
-
 /**
  * The source a Listen sample is stored for, as the request knows it: the sample is written only
  * while the token still names this source, active, at this revision (the check a live lead's write
@@ -95,24 +85,47 @@ export interface CurrentSource {
 const current = (ref: ParamRef) =>
   `EXISTS (SELECT FROM sources s WHERE s.token_hash = ${ref(13, 'text')} AND s.source_id = ${ref(3, 'uuid')}
               AND s.revision = ${ref(14, 'integer')} AND s.active)`;
-const INSERT_LISTEN_SAMPLE = `INSERT INTO listen_samples (${columnList(SAMPLE_ROW)})
-  SELECT ${valueExpressions(SAMPLE_ROW, 1).join(', ')} WHERE ${current(placeholder)}
-  RETURNING sample_id`;
-/** The samples of one moment in one statement: each a `recordsJson` record, in the order given. */
-const INSERT_LISTEN_SAMPLES = `WITH r AS (
-  SELECT * FROM json_to_recordset($1::json) AS r (${recordColumns(SAMPLE_ROW.columns.length + 2)})
-), stored AS (
+/**
+ * The statement that stores a sample only while its token is current (one sample's parameters, or
+ * with `many` each a `recordsJson` record of `$1`, answering `n` for each stored). With
+ * `trimRefused`, the source's refused samples beyond the newest SAMPLE_LIMITS.refusedPerSource are
+ * forgotten by the same statement, so a sender stuck in a loop of bad requests cannot fill the
+ * table; the statement does not see the rows it inserts, so of the older ones it keeps the limit
+ * less those it stored.
+ */
+function storeSql(o: { many: boolean; trimRefused: boolean }): string {
+  const ref = o.many ? recordField('r') : placeholder;
+  const records = `r AS (SELECT * FROM json_to_recordset($1::json) AS r (${recordColumns(SAMPLE_ROW.columns.length + 2)})),`;
+  const trim = `, cut AS (
+  SELECT k.agent_id, k.source_id, c.received_at, c.sample_id
+    FROM (SELECT agent_id, source_id, count(*) AS n FROM stored GROUP BY agent_id, source_id) k
+   CROSS JOIN LATERAL (
+     SELECT x.received_at, x.sample_id FROM listen_samples x
+      WHERE x.agent_id = k.agent_id AND x.source_id = k.source_id AND NOT x.listen
+      ORDER BY x.received_at DESC, x.sample_id DESC
+     OFFSET greatest(${SAMPLE_LIMITS.refusedPerSource} - k.n, 0) LIMIT 1) c
+), trimmed AS (
+  DELETE FROM listen_samples d USING cut
+   WHERE d.agent_id = cut.agent_id AND d.source_id = cut.source_id AND NOT d.listen
+     AND (d.received_at, d.sample_id) <= (cut.received_at, cut.sample_id)
+)`;
+  return `WITH ${o.many ? records : ''} stored AS (
   INSERT INTO listen_samples (${columnList(SAMPLE_ROW)})
-  SELECT ${valueExpressions(SAMPLE_ROW, 1, recordField('r')).join(', ')} FROM r
-   WHERE ${current(recordField('r'))} ORDER BY r.n
-  RETURNING sample_id
-)
-SELECT r.n FROM r JOIN stored ON stored.sample_id = r.p2::uuid`;
+  SELECT ${valueExpressions(SAMPLE_ROW, 1, ref).join(', ')}${o.many ? ' FROM r' : ''}
+   WHERE ${current(ref)}${o.many ? ' ORDER BY r.n' : ''}
+  RETURNING agent_id, source_id, sample_id
+)${o.trimRefused ? trim : ''}
+SELECT ${o.many ? 'r.n FROM r JOIN stored ON stored.sample_id = r.p2::uuid' : 'sample_id FROM stored'}`;
+}
 
 // A row back for each sample stored; none for one whose token is no longer current.
 const writeSamples = together<{ sample_id?: string }>({
-  one: INSERT_LISTEN_SAMPLE,
-  many: INSERT_LISTEN_SAMPLES,
+  one: storeSql({ many: false, trimRefused: false }),
+  many: storeSql({ many: true, trimRefused: false }),
+});
+const writeRefused = together<{ sample_id?: string }>({
+  one: storeSql({ many: false, trimRefused: true }),
+  many: storeSql({ many: true, trimRefused: true }),
 });
 
 /**
@@ -121,34 +134,38 @@ const writeSamples = together<{ sample_id?: string }>({
  * one sample's fault is only its own. Returns its id, or null when the token no longer names the
  * source at the revision given (nothing stored: the caller asks the database for the source again).
  */
-export async function storeListenSample(
+export function storeListenSample(
+  db: Database,
+  s: NewListenSample,
+  source: CurrentSource,
+): Promise<string | null> {
+  return storeChecked(writeSamples, db, s, source);
+}
+
+/**
+ * Stores a refused live delivery and forgets the source's older refused ones beyond the limit,
+ * together with the refused deliveries of the same moment (db/together.ts). Returns its id, or null
+ * when the token no longer names the source at the revision given (nothing stored or forgotten).
+ */
+export function storeRefusedSample(
+  db: Database,
+  s: NewListenSample & { listen: false },
+  source: CurrentSource,
+): Promise<string | null> {
+  return storeChecked(writeRefused, db, s, source);
+}
+
+/** A sample by a statement that stores it only while the token is current: its id, or null. */
+async function storeChecked(
+  write: typeof writeSamples,
   db: Database,
   s: NewListenSample,
   source: CurrentSource,
 ): Promise<string | null> {
   const sampleId = randomUUID();
   const params = [...sampleParams(s, sampleId), source.token_hash, source.revision];
-  const row = await writeSamples(db, { params, claims: [] });
+  const row = await write(db, { params, claims: [] });
   return row ? sampleId : null;
-}
-
-/**
- * Stores a refused live delivery, then forgets the source's older refused ones beyond
- * SAMPLE_LIMITS.refusedPerSource, so a sender stuck in a loop of bad requests cannot fill the table.
- */
-export async function keepRefusedSample(
-  db: Queryable,
-  s: NewListenSample & { listen: false },
-): Promise<void> {
-  await insertListenSample(db, s);
-  await db.query(
-    `DELETE FROM listen_samples
-      WHERE agent_id = $1 AND source_id = $2 AND NOT listen
-        AND sample_id NOT IN (SELECT sample_id FROM listen_samples
-                               WHERE agent_id = $1 AND source_id = $2 AND NOT listen
-                               ORDER BY received_at DESC, sample_id DESC LIMIT $3)`,
-    [s.agent_id, s.source_id, SAMPLE_LIMITS.refusedPerSource],
-  );
 }
 
 /** Forgets samples older than SAMPLE_LIMITS.retentionDays. Returns how many were removed. */
