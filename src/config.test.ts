@@ -21,6 +21,17 @@ describe('configuration of the console and the client address', () => {
   });
 });
 
+describe('DATABASE_URL', () => {
+  it('When it names a Unix socket directory, then it is taken; when no PostgreSQL client could read it, then the server refuses to start with the reason', () => {
+    const socket = 'postgres://leadgate@/leadgate?host=/var/run/postgresql';
+    expect(loadConfig({ DATABASE_URL: socket }).databaseUrl).toBe(socket);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://h/db' })).toThrow(/must start with postgres/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@h:notaport/db' })).toThrow(
+      /DATABASE_URL cannot be read: Invalid URL/,
+    );
+  });
+});
+
 describe("the server's heap growth", () => {
   it('When HEAP_GROWTH_PERCENT is unset, 0 or a number, then it reads as the default, V8 its own, or that number; anything else refuses to start', () => {
     expect(loadConfig({}).heapGrowthPercent).toBe(LIMITS.heapGrowthPercent);

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { parseIntoClientConfig } from 'pg-connection-string';
 
 /**
  * Every fixed limit of the service, in one place: the code, the OpenAPI document and the tests read
@@ -188,6 +189,19 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return n;
 }
 
+/**
+ * DATABASE_URL read as the PostgreSQL driver will read it (db/postgres.ts), so a string it cannot
+ * read (or whose certificate files are missing) is told at start, by name, not as a failed query.
+ * A Unix socket's directory is a host like any other: `postgres://user@/db?host=/var/run/postgresql`.
+ */
+function checkConnectionString(databaseUrl: string): void {
+  try {
+    parseIntoClientConfig(databaseUrl);
+  } catch (err) {
+    throw new ConfigError(`DATABASE_URL cannot be read: ${(err as Error).message}`);
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFrom(env, 'PORT', 3000, 0);
   const host = env.HOST || '127.0.0.1';
@@ -195,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  if (databaseUrl) checkConnectionString(databaseUrl);
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   const logLevel = env.LOG_LEVEL || 'info';
   if (!levels.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../../test/support/db.ts';
-import { withoutJit } from './postgres.ts';
+import { connectionConfig, createPostgresDb } from './postgres.ts';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -153,10 +153,47 @@ describe.runIf(TEST_DATABASE_URL)('PostgreSQL connections', () => {
     expect(rows[0]?.schema).toBe(new URL(t.url ?? '').searchParams.get('options')?.split('=')[1]);
   });
 
-  it('When the connection string has no options, then they are just jit=off', () => {
-    expect(withoutJit('postgres://u@h:5432/db')).toBe('postgres://u@h:5432/db?options=-c+jit%3Doff');
-    expect(
-      new URL(withoutJit('postgres://u@h/db?options=-c%20search_path%3Dx')).searchParams.get('options'),
-    ).toBe('-c search_path=x -c jit=off');
+  it('When the connection string has no options, then they are just jit=off; its own are kept', () => {
+    expect(connectionConfig('postgres://u@h:5432/db')).toMatchObject({
+      user: 'u',
+      host: 'h',
+      port: 5432,
+      database: 'db',
+      options: '-c jit=off',
+    });
+    expect(connectionConfig('postgres://u@h/db?options=-c%20search_path%3Dx').options).toBe(
+      '-c search_path=x -c jit=off',
+    );
+  });
+
+  it('When the connection string names a Unix socket directory, then it is read as PostgreSQL clients read it', () => {
+    for (const url of [
+      'postgres://u@/db?host=/var/run/postgresql',
+      'postgresql:///db?host=/var/run/postgresql',
+      'postgres://%2Fvar%2Frun%2Fpostgresql/db',
+    ]) {
+      expect(connectionConfig(url)).toMatchObject({ host: '/var/run/postgresql', database: 'db' });
+    }
+    expect(() => connectionConfig('postgres://u@h:notaport/db')).toThrow();
+  });
+
+  it('When the server is reached through its Unix socket (postgres://user@/db?host=dir), then queries run with JIT off', async (ctx) => {
+    const { rows } = await t.db.query<{ dir: string; port: number; db: string; usr: string }>(
+      `SELECT split_part(current_setting('unix_socket_directories'), ',', 1) AS dir,
+              current_setting('port')::int AS port, current_database() AS db, current_user AS usr`,
+    );
+    const at = rows[0];
+    if (!at?.dir) return ctx.skip(); // a server that listens on no Unix socket
+    const socket = createPostgresDb(
+      `postgres://${encodeURIComponent(at.usr)}@/${encodeURIComponent(at.db)}?host=${encodeURIComponent(at.dir.trim())}&port=${at.port}`,
+    );
+    try {
+      const res = await socket.query<{ jit: string; local: boolean }>(
+        "SELECT current_setting('jit') AS jit, inet_server_addr() IS NULL AS local",
+      );
+      expect(res.rows[0]).toEqual({ jit: 'off', local: true });
+    } finally {
+      await socket.close();
+    }
   });
 });

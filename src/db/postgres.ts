@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
 import { LIMITS } from '../config.ts';
 import type { Database, QueryResult, Queryable } from './database.ts';
 import { statementName } from './statement-names.ts';
@@ -17,7 +18,7 @@ export function createPostgresDb(
   opts: { max?: number; onConnectionError?: (err: Error) => void } = {},
 ): Database {
   const pool = new pg.Pool({
-    connectionString: withoutJit(connectionString),
+    ...connectionConfig(connectionString),
     max: opts.max ?? LIMITS.pgPoolSize,
     connectionTimeoutMillis: LIMITS.pgConnectTimeoutMs,
   });
@@ -68,13 +69,13 @@ export function createPostgresDb(
 }
 
 /**
- * The connection string with `-c jit=off` added to its `options` (kept, if it has some). Every
- * statement here is a short one: JIT-compiling a plan whose estimate looks large (a dispatcher's
- * claim over a queue full of dead rows) cost 100 ms to save nothing.
+ * The connection string read as pg reads it (`pg-connection-string`, which also takes a Unix
+ * socket's directory: `postgres://user@/db?host=/var/run/postgresql`), with `-c jit=off` added to
+ * its `options` (kept, if it has some). Every statement here is a short one: JIT-compiling a plan
+ * whose estimate looks large (a dispatcher's claim over a queue full of dead rows) cost 100 ms to
+ * save nothing. Throws when the string is not one pg can read.
  */
-export function withoutJit(connectionString: string): string {
-  const url = new URL(connectionString);
-  const options = url.searchParams.get('options');
-  url.searchParams.set('options', options ? `${options} -c jit=off` : '-c jit=off');
-  return url.toString();
+export function connectionConfig(connectionString: string): pg.ClientConfig {
+  const config = parseIntoClientConfig(connectionString);
+  return { ...config, options: config.options ? `${config.options} -c jit=off` : '-c jit=off' };
 }
