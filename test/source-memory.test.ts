@@ -2,19 +2,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/config.ts';
 import { regenerateSourceToken } from '../src/sources/source-repository.ts';
 import { addDestination, adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
-import { deliver } from './support/deliver.ts';
-import { bookingFixtureText } from './fixtures/booking/load.ts';
+import { createTestDb, type TestDb } from './support/db.ts';
+import { deliver, GATEWAY } from './support/deliver.ts';
+import { faultyDb } from './support/faulty-db.ts';
+import { signSchedulerPayload } from '../src/booking-events/signature.ts';
+import { bookingFixtureText, type BookingFixture } from './fixtures/booking/load.ts';
 
 // A gateway process keeps a token's source in memory after its first request
 // (src/gateway/source-directory.ts). Every test here first delivers once, so the source is remembered,
 // then changes it behind the process's back and checks that the very next request sees the change.
 
+let testDb: TestDb;
+let faulty: ReturnType<typeof faultyDb>;
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  testDb = await createTestDb();
+  faulty = faultyDb(testDb.db); // only to see which statements reach the database
+  t = await createTestApp({ db: faulty.db, testDb });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await testDb.cleanup();
+});
+const lookups = () => faulty.state.seen.filter((sql) => sql.includes('token_hash = ANY'));
 
 const splitAppointment = (name: string) => ({
   name,
@@ -79,6 +90,61 @@ describe('a source remembered by the process', () => {
   });
 });
 
+describe('a booking scheduler whose token is remembered', () => {
+  const KEY = 'whsec_remembered_key';
+  const event = (token: string, fixture: BookingFixture, key?: string) => {
+    const raw = bookingFixtureText(fixture);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (key)
+      headers['calendly-webhook-signature'] = signSchedulerPayload(raw, key, Math.floor(Date.now() / 1000));
+    return t.app.inject({ method: 'POST', url: `${GATEWAY}/v/${token}`, headers, payload: raw });
+  };
+
+  it('When bookings and cancels come, then no lookup is made: their writes check the token', async () => {
+    const s = await seedSource(t.db, 'Remembered Scheduler Agent');
+    expect((await deliver(t.app, s.token, { name: 'First Lead' })).statusCode).toBe(200);
+    faulty.state.seen.length = 0;
+
+    const booked = await event(s.token, 'invitee-created');
+    const canceled = await event(s.token, 'invitee-canceled');
+
+    expect([booked.statusCode, canceled.statusCode]).toEqual([200, 200]);
+    expect(lookups()).toEqual([]);
+    const { rows } = await t.db.query<{ status: string }>(
+      'SELECT status FROM appointments WHERE agent_id = $1',
+      [s.agent_id],
+    );
+    expect(rows.map((r) => r.status)).toEqual(['canceled']);
+  });
+
+  it('When the agent replaces the signing key, then the next event signed with the new key is taken and one with the old key refused', async () => {
+    const s = await seedSource(t.db, 'Rotated Key Agent');
+    const patch = (signing_key: string) =>
+      adminInject(t.app, 'PATCH', `/sources/${s.source_id}`, { signing_key });
+    expect((await patch('whsec_old_key')).statusCode).toBe(200);
+    expect((await event(s.token, 'invitee-created', 'whsec_old_key')).statusCode).toBe(200);
+
+    expect((await patch(KEY)).statusCode).toBe(200);
+    const withNew = await event(s.token, 'invitee-canceled', KEY);
+    const withOld = await event(s.token, 'invitee-canceled', 'whsec_old_key');
+
+    expect(withOld.statusCode).toBe(401);
+    expect(withOld.json()).toMatchObject({ error_code: 'INVALID_SIGNATURE' });
+    expect(withNew.statusCode).toBe(200);
+  });
+
+  it('When a source without a key gets one, then the next unsigned event is refused', async () => {
+    const s = await seedSource(t.db, 'Newly Keyed Agent');
+    expect((await event(s.token, 'invitee-created')).statusCode).toBe(200);
+    expect(
+      (await adminInject(t.app, 'PATCH', `/sources/${s.source_id}`, { signing_key: KEY })).statusCode,
+    ).toBe(200);
+    const unsigned = await event(s.token, 'invitee-canceled');
+    expect(unsigned.statusCode).toBe(401);
+    expect(unsigned.json()).toMatchObject({ error_code: 'INVALID_SIGNATURE' });
+  });
+});
+
 describe('a remembered token, revoked', () => {
   // Each case has a source of its own: once refused, a token is remembered as unknown, and the
   // next case would not reach the path it is about.
@@ -125,6 +191,15 @@ describe('a remembered token, revoked', () => {
       'a booking-scheduler event',
       (token: string) => deliver(t.app, token, null, { raw: bookingFixtureText('invitee-created') }),
     ],
+    [
+      'a no-show event',
+      (token: string) => deliver(t.app, token, null, { raw: bookingFixtureText('invitee-no-show-created') }),
+    ],
+    [
+      'a scheduler event the gateway ignores',
+      (token: string) =>
+        deliver(t.app, token, null, { raw: bookingFixtureText('routing-form-submission-created') }),
+    ],
   ])('When it sends %s, then it is refused 401', async (_what, send) => {
     const res = await send(await rememberedThenRevoked());
     expect(res.statusCode).toBe(401);
@@ -152,9 +227,9 @@ describe('a remembered token, revoked', () => {
       );
       return rows[0]?.n;
     };
-    expect(revoked).toHaveLength(8);
-    expect(await count('leads')).toBe(8);
-    expect(await count('idempotency_keys')).toBe(8);
+    expect(revoked).toHaveLength(10);
+    expect(await count('leads')).toBe(10);
+    expect(await count('idempotency_keys')).toBe(10);
     expect(await count('listen_samples')).toBe(0);
     expect(await count('booking_events')).toBe(0);
   });

@@ -9,7 +9,7 @@ import { readDeliveryBody } from './parse-body.ts';
 import { keepRefused, type WarningLog } from './refused-sample.ts';
 import { rejected, unavailable, type DeliveryResult } from './result.ts';
 import { deliverSchedulerEvent } from './scheduler-event.ts';
-import { UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
+import { onDatabaseWord, UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
 import { failedWrite, writeDelivery } from './write-delivery.ts';
 
@@ -34,8 +34,8 @@ export interface DeliveryRequest {
 /**
  * One delivery, after authentication. An exact resend of a delivery that used its key is answered
  * from the stored response (exact-retries.ts). When the source came from this process's memory, a
- * live lead's write checks the token itself, and so do the inserts of a Listen sample and of a
- * refused delivery's sample; any other step asks for the database's word first
+ * live lead's write checks the token itself, and so do a scheduler booking's, and the inserts of a
+ * Listen sample and of a refused delivery's sample; any other step asks for the database's word first
  * (UNCONFIRMED), and the delivery is made again with what the database says — a revoked token is
  * refused 401 on its very next request.
  */
@@ -75,17 +75,15 @@ async function deliverAs(
   resend: Resend | null,
 ): Promise<DeliveryResult | Unconfirmed> {
   const { source } = claim;
-  // A step whose writes do not check the token themselves runs only on the database's word.
-  const confirmed = <T>(step: () => Promise<T>): Promise<T | Unconfirmed> =>
-    claim.confirmed ? step() : Promise.resolve(UNCONFIRMED);
   const parsed = await readDeliveryBody(request.rawBody, request.contentType);
   if (!parsed.ok && parsed.code === 'PAYLOAD_TOO_LARGE')
-    return confirmed(async () => rejected(parsed.code, parsed.details));
+    return onDatabaseWord(claim, async () => rejected(parsed.code, parsed.details));
   if (!parsed.ok) return keepRefused(db, claim, request, rejected(parsed.code, parsed.details));
   const body = parsed.body;
 
   const event = parseBookingEvent(body);
-  if (event) return confirmed(() => deliverSchedulerEvent(db, claim, event, { body, ...request }));
+  // A scheduler event's writes check the token themselves, or wait for the database's word.
+  if (event) return deliverSchedulerEvent(db, claim, event, { body, ...request });
 
   const lead = prepareSourceLead(body, source);
   // A Listen sample's insert checks the token itself, as a live lead's write does.

@@ -17,7 +17,7 @@ import { appointmentMessages } from './outbox-messages.ts';
 import { prepareLead } from './prepare-lead.ts';
 import { rejected, type DeliveryResult } from './result.ts';
 import { bookingEventRow } from './plan-write.ts';
-import type { SourceClaim, Unconfirmed } from './source-directory.ts';
+import { onDatabaseWord, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { failedWrite, writeDelivery } from './write-delivery.ts';
 
 type NoShowEvent = Extract<BookingEvent, { kind: 'no_show' }>;
@@ -26,7 +26,10 @@ type NoShowEvent = Extract<BookingEvent, { kind: 'no_show' }>;
  * A booking-scheduler webhook (docs/booking-events.md). An invitee booking or cancel is a lead
  * delivery with an agenda event and goes through the same transaction as any lead. Schedulers retry
  * every non-2xx for a day and then switch the webhook off, so an event the gateway does not act on
- * is answered 200 `ignored` and recorded for the agent.
+ * is answered 200 `ignored` and recorded for the agent. A booking's or cancel's write, and a Listen
+ * sample's insert, check the token themselves, so with a source from this process's memory they need
+ * no lookup first; any other answer or write is given only on the database's word (UNCONFIRMED) —
+ * a failed signature too, since the key it was checked with may be one the agent has replaced.
  */
 export async function deliverSchedulerEvent(
   db: Database,
@@ -35,6 +38,7 @@ export async function deliverSchedulerEvent(
   request: { body: JsonObject; rawBody: Buffer | undefined; signatureHeader: string | string[] | undefined },
 ): Promise<DeliveryResult | Unconfirmed> {
   const { source } = claim;
+  const onWord = <T>(step: () => Promise<T>) => onDatabaseWord(claim, step);
   if (source.signing_key) {
     const check = verifySchedulerSignature({
       header: request.signatureHeader,
@@ -42,7 +46,8 @@ export async function deliverSchedulerEvent(
       signingKey: source.signing_key,
       nowMs: Date.now(),
     });
-    if (!check.ok) return rejected('INVALID_SIGNATURE', `Webhook signature ${check.reason}`);
+    if (!check.ok)
+      return onWord(async () => rejected('INVALID_SIGNATURE', `Webhook signature ${check.reason}`));
   }
   const { body } = request;
 
@@ -59,7 +64,7 @@ export async function deliverSchedulerEvent(
               format: event.format,
             };
       if (event.listen) return recordListenSample(db, claim, body, asNew);
-      if (!asNew.hasName) return rejected('MISSING_NAME');
+      if (!asNew.hasName) return onWord(async () => rejected('MISSING_NAME'));
       const uri = event.inviteeUri;
       const canceled = event.event === 'invitee.canceled';
       return writeDelivery(db, claim, {
@@ -80,15 +85,17 @@ export async function deliverSchedulerEvent(
     case 'no_show':
       if (event.listen)
         return recordListenEvent(db, claim, body, { event: event.event, action: event.event });
-      return writeNoShow(db, source, event, body);
+      return onWord(() => writeNoShow(db, source, event, body));
     case 'other':
       if (event.listen) return recordListenEvent(db, claim, body, { event: event.event, action: 'ignored' });
-      try {
-        await recordBookingEvent(db, bookingEventRow(source, event.event, null, body, null, 'ignored'));
-        return { kind: 'ignored' };
-      } catch (err) {
-        return failedWrite(err);
-      }
+      return onWord(async () => {
+        try {
+          await recordBookingEvent(db, bookingEventRow(source, event.event, null, body, null, 'ignored'));
+          return { kind: 'ignored' };
+        } catch (err) {
+          return failedWrite(err);
+        }
+      });
   }
 }
 

@@ -26,6 +26,11 @@ export interface SourceClaim {
 export const UNCONFIRMED = { kind: 'unconfirmed' } as const;
 export type Unconfirmed = typeof UNCONFIRMED;
 
+/** A step whose writes or answer do not check the token themselves: run only on the database's word. */
+export function onDatabaseWord<T>(claim: SourceClaim, step: () => Promise<T>): Promise<T | Unconfirmed> {
+  return claim.confirmed ? step() : Promise.resolve(UNCONFIRMED);
+}
+
 /**
  * Which source a token names, for the gateway. A token seen lately is answered from memory
  * (provisionally: every write checks the token and the source's revision in its own statement, so a
