@@ -27,6 +27,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createDb } from '../src/db/index.ts';
 import { hashToken } from '../src/sources/tokens.ts';
+import { editQuery } from '../test/support/db.ts';
 import { lead } from './lead.ts';
 import { peakRssMb, resetPeakRss, withCpu } from './proc.ts';
 import {
@@ -488,9 +489,11 @@ function benchPgbench(
 ): Row | null {
   const bin = pgbenchBinary();
   if (!bin) return null;
-  const url = new URL(schemaUrl);
-  const options = url.searchParams.get('options') ?? '';
-  url.searchParams.delete('options');
+  let options = '';
+  const url = editQuery(schemaUrl, (p) => {
+    options = p.get('options') ?? '';
+    p.delete('options');
+  });
   const out = spawnSync(
     bin,
     [
@@ -511,7 +514,7 @@ function benchPgbench(
       `sid=${ids.sourceId}`,
       '-D',
       `tokenhash=${hashToken(ids.token)}`,
-      url.toString(),
+      url,
     ],
     { env: { ...process.env, PGOPTIONS: options }, encoding: 'utf8' },
   );

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSource } from './support/app.ts';
-import { createTestDb, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
+import { createTestDb, editQuery, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
 import { GATEWAY } from './support/deliver.ts';
 import { startGatewayProcess, type GatewayProcess } from './support/processes.ts';
 
@@ -15,13 +15,11 @@ describe.runIf(TEST_DATABASE_URL)('a database connection dies inside a delivery'
     testDb = await createTestDb();
     src = await seedSource(testDb.db);
     // Named, so the test finds this gateway's backends among every test file's.
-    const url = new URL(testDb.url ?? '');
-    url.searchParams.set(
-      'options',
-      `${url.searchParams.get('options') ?? ''} -c application_name=${APP_NAME}`,
+    const url = editQuery(testDb.url ?? '', (p) =>
+      p.set('options', `${p.get('options') ?? ''} -c application_name=${APP_NAME}`),
     );
     gateway = await startGatewayProcess({
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: url,
       ADMIN_API_KEY: 'k',
       LEADGATE_DEMO: '0',
     });

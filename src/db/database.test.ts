@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, TEST_DATABASE_URL, type TestDb } from '../../test/support/db.ts';
+import { createTestDb, editQuery, TEST_DATABASE_URL, type TestDb } from '../../test/support/db.ts';
 import { connectionConfig, createPostgresDb } from './postgres.ts';
 
 let t: TestDb;
@@ -150,7 +150,9 @@ describe.runIf(TEST_DATABASE_URL)('PostgreSQL connections', () => {
       "SELECT current_setting('jit') AS jit, current_schema() AS schema",
     );
     expect(rows[0]?.jit).toBe('off');
-    expect(rows[0]?.schema).toBe(new URL(t.url ?? '').searchParams.get('options')?.split('=')[1]);
+    let options = '';
+    editQuery(t.url ?? '', (p) => (options = p.get('options') ?? ''));
+    expect(rows[0]?.schema).toBe(options.split('=')[1]);
   });
 
   it('When the connection string has no options, then they are just jit=off; its own are kept', () => {

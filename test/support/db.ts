@@ -18,11 +18,21 @@ export interface TestDb {
   cleanup(): Promise<void>;
 }
 
+/**
+ * A connection string with its query parameters edited. Split by hand, not by `new URL`: a Unix
+ * socket's form (`postgres://user@/db?host=/var/run/postgresql`) is no WHATWG URL.
+ */
+export function editQuery(connectionString: string, edit: (params: URLSearchParams) => void): string {
+  const at = connectionString.indexOf('?');
+  const params = new URLSearchParams(at < 0 ? '' : connectionString.slice(at + 1));
+  edit(params);
+  const query = params.toString();
+  return `${at < 0 ? connectionString : connectionString.slice(0, at)}${query ? `?${query}` : ''}`;
+}
+
 /** A URL whose connections use `schema` as search_path. */
 export function urlWithSchema(base: string, schema: string): string {
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return url.toString();
+  return editQuery(base, (p) => p.set('options', `-c search_path=${schema}`));
 }
 
 /**
