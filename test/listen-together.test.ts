@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDestination, createTestApp, seedSource, type TestApp } from './support/app.ts';
-import { createTestDb, type TestDb } from './support/db.ts';
+import { addDestination, seedSource, watchedTestApp, type TestApp } from './support/app.ts';
+import { whileFailing, type FaultyDb } from './support/faulty-db.ts';
 import { deliver, deliverInParallel } from './support/deliver.ts';
-import { faultyDb } from './support/faulty-db.ts';
 
 // Listen samples that arrive at the same moment are stored by one statement, and their previews
 // (what a live delivery would fire) read by one statement (db/together.ts, from
@@ -10,21 +9,13 @@ import { faultyDb } from './support/faulty-db.ts';
 // be stored and previewed as it would be alone, and a shared statement that fails must leave each
 // sample to be stored, or previewed, by itself.
 
-let testDb: TestDb;
-let faulty: ReturnType<typeof faultyDb>;
 let t: TestApp;
+let faulty: FaultyDb;
 let url: string;
+let close: () => Promise<void>;
 
-beforeAll(async () => {
-  testDb = await createTestDb();
-  faulty = faultyDb(testDb.db);
-  t = await createTestApp({ db: faulty.db, testDb });
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await t.close();
-  await testDb.cleanup();
-});
+beforeAll(async () => ({ t, faulty, url, close } = await watchedTestApp()));
+afterAll(() => close());
 
 const inserts = () => faulty.state.seen.filter((sql) => sql.includes('INSERT INTO listen_samples'));
 const previewReads = () => faulty.state.seen.filter((sql) => sql.includes(' AS opted_out'));
@@ -80,13 +71,12 @@ describe('Listen samples stored together', () => {
     const s = await seedSource(t.db, 'Listen Fallback Agent');
     const n = 12;
     faulty.state.seen.length = 0;
-    faulty.state.failWhen = (sql) => sql.includes('INSERT INTO listen_samples') && shared(sql);
-    try {
-      const answers = await deliverInParallel([url], s.token, n, body);
-      expect(answers.map((a) => a.status)).toEqual(Array<number>(n).fill(200));
-    } finally {
-      faulty.state.failWhen = undefined;
-    }
+    const answers = await whileFailing(
+      faulty,
+      (sql) => sql.includes('INSERT INTO listen_samples') && shared(sql),
+      () => deliverInParallel([url], s.token, n, body),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array<number>(n).fill(200));
     expect(inserts().some(shared)).toBe(true);
     expect(inserts().filter((sql) => !shared(sql))).toHaveLength(n);
     expect((await samplesOf(s.source_id)).size).toBe(n);

@@ -1,31 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_LIMITS } from '../src/listen/sample-limits.ts';
-import { createTestApp, seedSource, type TestApp } from './support/app.ts';
-import { createTestDb, type TestDb } from './support/db.ts';
+import { seedSource, watchedTestApp, type TestApp } from './support/app.ts';
+import { whileFailing, type FaultyDb } from './support/faulty-db.ts';
 import { countRows, deliver, deliverInParallel } from './support/deliver.ts';
-import { faultyDb } from './support/faulty-db.ts';
 
 // A live delivery refused with 400 is kept as a sample for the agent (src/gateway/refused-sample.ts).
 // Its insert checks the token itself, as a Listen sample's does, so a broken integration posting in a
 // loop with a token the process remembers costs one statement a moment, not a lookup and two writes
 // a request; the same statement keeps the source's newest refused samples and forgets the rest.
 
-let testDb: TestDb;
-let faulty: ReturnType<typeof faultyDb>;
 let t: TestApp;
+let faulty: FaultyDb;
 let url: string;
+let close: () => Promise<void>;
 
-beforeAll(async () => {
-  testDb = await createTestDb();
-  faulty = faultyDb(testDb.db);
-  t = await createTestApp({ db: faulty.db, testDb });
-  url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await t.close();
-  await testDb.cleanup();
-});
+beforeAll(async () => ({ t, faulty, url, close } = await watchedTestApp()));
+afterAll(() => close());
 
 const LIMIT = SAMPLE_LIMITS.refusedPerSource;
 const nameless = (i: number) => ({ phone: `(214) 555-${String(2000 + i)}`, note: `broken ${i}` });
@@ -118,13 +109,12 @@ describe('refused deliveries kept together', () => {
     const older = await olderRefused(s, LIMIT);
     const n = 12;
     faulty.state.seen.length = 0;
-    faulty.state.failWhen = (sql) => refusedInserts().includes(sql) && shared(sql);
-    try {
-      const answers = await deliverInParallel([url], s.token, n, nameless);
-      expect(answers.map((a) => a.status)).toEqual(Array<number>(n).fill(400));
-    } finally {
-      faulty.state.failWhen = undefined;
-    }
+    const answers = await whileFailing(
+      faulty,
+      (sql) => refusedInserts().includes(sql) && shared(sql),
+      () => deliverInParallel([url], s.token, n, nameless),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array<number>(n).fill(400));
     expect(refusedInserts().some(shared)).toBe(true);
     expect(refusedInserts().filter((sql) => !shared(sql))).toHaveLength(n);
     await keepsTheNewest(s, n, older);

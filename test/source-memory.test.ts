@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/config.ts';
 import { regenerateSourceToken } from '../src/sources/source-repository.ts';
-import { addDestination, adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
-import { createTestDb, type TestDb } from './support/db.ts';
+import {
+  addDestination,
+  adminInject,
+  createTestApp,
+  seedSource,
+  watchedTestApp,
+  type TestApp,
+} from './support/app.ts';
+import type { FaultyDb } from './support/faulty-db.ts';
 import { deliver, GATEWAY } from './support/deliver.ts';
-import { faultyDb } from './support/faulty-db.ts';
 import { signSchedulerPayload } from '../src/booking-events/signature.ts';
 import { bookingFixtureText, type BookingFixture } from './fixtures/booking/load.ts';
 
@@ -12,19 +18,12 @@ import { bookingFixtureText, type BookingFixture } from './fixtures/booking/load
 // (src/gateway/source-directory.ts). Every test here first delivers once, so the source is remembered,
 // then changes it behind the process's back and checks that the very next request sees the change.
 
-let testDb: TestDb;
-let faulty: ReturnType<typeof faultyDb>;
 let t: TestApp;
+let faulty: FaultyDb;
+let close: () => Promise<void>;
 
-beforeAll(async () => {
-  testDb = await createTestDb();
-  faulty = faultyDb(testDb.db); // only to see which statements reach the database
-  t = await createTestApp({ db: faulty.db, testDb });
-});
-afterAll(async () => {
-  await t.close();
-  await testDb.cleanup();
-});
+beforeAll(async () => ({ t, faulty, close } = await watchedTestApp()));
+afterAll(() => close());
 const lookups = () => faulty.state.seen.filter((sql) => sql.includes('token_hash = ANY'));
 
 const splitAppointment = (name: string) => ({

@@ -6,6 +6,7 @@ import { maintainTables } from '../../src/db/maintenance.ts';
 import { createAgent } from '../../src/admin/agent-repository.ts';
 import { createSource } from '../../src/sources/source-repository.ts';
 import { createTestDb, type TestDb } from './db.ts';
+import { faultyDb, type FaultyDb } from './faulty-db.ts';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 
@@ -71,6 +72,32 @@ export async function createTestApp(
       stopUpkeep();
       await app.close();
       if (!opts.testDb) await testDb.cleanup();
+    },
+  };
+}
+
+/**
+ * A test app over a fresh database wrapped by `faultyDb`, so a test sees which statements reach the
+ * database (`faulty.state.seen`) or makes some fail, listening on a real port (`url`) for parallel
+ * HTTP. `close` stops the app and drops the database.
+ */
+export async function watchedTestApp(): Promise<{
+  t: TestApp;
+  faulty: FaultyDb;
+  url: string;
+  close(): Promise<void>;
+}> {
+  const testDb = await createTestDb();
+  const faulty = faultyDb(testDb.db);
+  const t = await createTestApp({ db: faulty.db, testDb });
+  const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    t,
+    faulty,
+    url,
+    async close() {
+      await t.close();
+      await testDb.cleanup();
     },
   };
 }

@@ -39,3 +39,19 @@ export function faultyDb(db: Database) {
   };
   return { db: wrapped, state };
 }
+
+export type FaultyDb = ReturnType<typeof faultyDb>;
+
+/** Runs `act` while the statements `fail` picks fail, then lets every statement through again. */
+export async function whileFailing<T>(
+  faulty: FaultyDb,
+  fail: (sql: string) => boolean,
+  act: () => Promise<T>,
+): Promise<T> {
+  faulty.state.failWhen = fail;
+  try {
+    return await act();
+  } finally {
+    faulty.state.failWhen = undefined;
+  }
+}
