@@ -131,11 +131,16 @@ const RULES: MappingRules = {
 
 function formatPayload(i: number): { body: JsonObject; rules?: MappingRules } {
   const first = FIRST[i % FIRST.length] ?? 'Ada';
-  const phone = `214555${String(1000 + (i % 9000)).padStart(4, '0')}`;
+  const line = String(1000 + (i % 9000)).padStart(4, '0');
+  // Each sender's own writing of its phone is kept ("(503) 555-0175" stays "(214) 555-1234"):
+  // only the digits change.
   const vary = (text: string) =>
     text
       .replaceAll(/Rosa|Marcus|Keisha|Walter|Dana|Tom|Linda|Beatriz|Samuel/g, first)
-      .replaceAll(/\d{3}\)? ?-?555-?01\d\d/g, phone);
+      .replaceAll(
+        /\d{3}(\)? ?-?)555(-?)01\d\d/g,
+        (_, mid: string, dash: string) => `214${mid}555${dash}${line}`,
+      );
   if (i % 9 === 8) return { body: { formID: '2401', ip: '192.0.2.44', rawRequest: vary(JOTFORM) } };
   const text = FORMATS[i % FORMATS.length] ?? '{}';
   return { body: JSON.parse(vary(text)) as JsonObject, ...(i % 5 === 0 ? { rules: RULES } : {}) };

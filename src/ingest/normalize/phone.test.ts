@@ -1,7 +1,15 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import * as libphonenumber from 'libphonenumber-js';
+import { describe, expect, it, vi } from 'vitest';
 import { normalizePhone, parseWithLibrary } from './phone.ts';
 import type { JsonValue } from '../../json.ts';
+
+// The parser, counted: the plain writings must not need it (it costs ten times the shortcut).
+vi.mock('libphonenumber-js', async (original) => {
+  const actual = await original<typeof libphonenumber>();
+  return { ...actual, parsePhoneNumberFromString: vi.fn(actual.parsePhoneNumberFromString) };
+});
+const parserCalls = () => vi.mocked(libphonenumber.parsePhoneNumberFromString).mock.calls.length;
 
 describe('normalizePhone', () => {
   it.each<[JsonValue, string]>([
@@ -58,6 +66,23 @@ describe('normalizePhone', () => {
 });
 
 describe('normalizePhone without the parser', () => {
+  it('When a number is written plainly, with or without a common extension, then the parser is not asked', () => {
+    const before = parserCalls();
+    for (const text of [
+      '(213) 373-4253',
+      '+1 213.373.4253',
+      '213-373-4253 x123',
+      '(213) 373-4253 ext. 123',
+      '2133734253 Ext 45',
+      '213 373 4253 extension 9',
+      '213-373-4253#77',
+    ])
+      expect(normalizePhone(text)).toMatchObject({ ok: true, value: '2133734253' });
+    expect(parserCalls() - before).toBe(0);
+    expect(normalizePhone('213-373-4253 x1234567890')).toMatchObject({ ok: false });
+    expect(parserCalls() - before).toBe(1);
+  });
+
   const digit = (from: number) => fc.integer({ min: from, max: 9 }).map(String);
   const digits = (n: number, from = 0) =>
     fc.array(digit(from), { minLength: n, maxLength: n }).map((d) => d.join(''));
@@ -70,7 +95,30 @@ describe('normalizePhone without the parser', () => {
       line: fc.oneof(digits(4), digits(3), digits(5)),
       parens: fc.boolean(),
       seps: fc.tuple(separator, separator),
-      around: fc.constantFrom('', ' ', ' x12', 'a', ' ext. 7'),
+      around: fc.constantFrom(
+        '',
+        ' ',
+        'a',
+        ' x12',
+        'x12',
+        ' X12',
+        ' x 12',
+        ' x1234567',
+        ' x0',
+        ' ext. 7',
+        ' ext.7',
+        ' Ext 45',
+        ' EXT. 123456',
+        ' extension 9',
+        ' Extension 9',
+        ' ext 12345678901',
+        ' #77',
+        '#77',
+        '  x12',
+        ' xx12',
+        ' ext',
+        ' x12 ',
+      ),
     })
     .map(
       (w) =>

@@ -21,7 +21,13 @@ export function normalizePhone(value: JsonValue): Normalized<string> {
   // Most numbers arrive in one of a few plain writings, which need no parser: the same answer,
   // several times faster (a property test holds it to libphonenumber's).
   const plain = PLAIN_NANP.exec(text);
-  if (plain) return valid(`${plain[1] ?? plain[2]}${plain[3]}${plain[4]}`);
+  if (plain) {
+    const national = `${plain[1] ?? plain[2]}${plain[3]}${plain[4]}`;
+    const ext = plain[5];
+    return ext === undefined
+      ? valid(national)
+      : { ok: true, value: national, extra: { phone_extension: ext } };
+  }
   // Fewer than ten digits can never be a 10-digit number. The parser reads digits only (letters are
   // not turned into digits), though other scripts' digits too: so this shortcut is for ASCII text.
   if (PRINTABLE_ASCII.test(text) && text.replace(NOT_DIGIT, '').length < 10) {
@@ -35,9 +41,12 @@ const NOT_DIGIT = /\D/g;
 
 /**
  * `2133734253`, `213-373-4253`, `213.373.4253`, `213 373 4253`, `(213) 373-4253`, optionally after
- * `1`, `1-`, `+1 ` or `+1`, and nothing else: no letters, no extension, no spaces around.
+ * `1`, `1-`, `+1 ` or `+1`, optionally followed by an extension of up to six digits written the
+ * common English ways (`x12`, `ext. 7`, `Ext 45`, `extension 9`, `#77`, a space or none around the
+ * mark), and nothing else: no other letters, no spaces around.
  */
-const PLAIN_NANP = /^(?:\+?1[ .-]?)?(?:\(([2-9]\d\d)\) ?|([2-9]\d\d)[ .-]?)(\d{3})[ .-]?(\d{4})$/;
+const PLAIN_NANP =
+  /^(?:\+?1[ .-]?)?(?:\(([2-9]\d\d)\) ?|([2-9]\d\d)[ .-]?)(\d{3})[ .-]?(\d{4})(?: ?(?:[xX]|[eE][xX][tT]\.?|[eE][xX][tT][eE][nN][sS][iI][oO][nN]|#) ?(\d{1,6}))?$/;
 
 /** libphonenumber-js's reading of any other writing. */
 export function parseWithLibrary(text: string): Normalized<string> {
