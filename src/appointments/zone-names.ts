@@ -15,7 +15,11 @@ export function formatWithZoneName(at: DateTime, pattern: string): string {
   return `${at.toFormat(pattern)} ${shortZoneName(at.zoneName ?? 'UTC', at.toMillis())}`;
 }
 
-const shortNameByDay = rememberedByDay((zone, millis) => {
+/**
+ * "CST", "EDT", "UTC"; "GMT+5:30" where English has no abbreviation for the zone. Remembered by UTC
+ * day (zone-offsets.ts): a name changes only when the zone changes its clock.
+ */
+export const shortZoneName = rememberedByDay((zone, millis): string => {
   let format = formats.get(zone);
   if (!format) {
     // The zones are the tz database's (a few hundred), so this memory is bounded.
@@ -24,14 +28,6 @@ const shortNameByDay = rememberedByDay((zone, millis) => {
   }
   return format.formatToParts(millis).find((part) => part.type === 'timeZoneName')?.value ?? zone;
 });
-
-/**
- * "CST", "EDT", "UTC"; "GMT+5:30" where English has no abbreviation for the zone. Remembered by UTC
- * day (zone-offsets.ts): a name changes only when the zone changes its clock.
- */
-export function shortZoneName(zone: string, millis: number): string {
-  return shortNameByDay(zone, millis);
-}
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

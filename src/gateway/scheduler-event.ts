@@ -38,7 +38,6 @@ export async function deliverSchedulerEvent(
   request: { body: JsonObject; rawBody: Buffer | undefined; signatureHeader: string | string[] | undefined },
 ): Promise<DeliveryResult | Unconfirmed> {
   const { source } = claim;
-  const onWord = <T>(step: () => Promise<T>) => onDatabaseWord(claim, step);
   if (source.signing_key) {
     const check = verifySchedulerSignature({
       header: request.signatureHeader,
@@ -47,7 +46,9 @@ export async function deliverSchedulerEvent(
       nowMs: Date.now(),
     });
     if (!check.ok)
-      return onWord(async () => rejected('INVALID_SIGNATURE', `Webhook signature ${check.reason}`));
+      return onDatabaseWord(claim, async () =>
+        rejected('INVALID_SIGNATURE', `Webhook signature ${check.reason}`),
+      );
   }
   const { body } = request;
 
@@ -64,7 +65,7 @@ export async function deliverSchedulerEvent(
               format: event.format,
             };
       if (event.listen) return recordListenSample(db, claim, body, asNew);
-      if (!asNew.hasName) return onWord(async () => rejected('MISSING_NAME'));
+      if (!asNew.hasName) return onDatabaseWord(claim, async () => rejected('MISSING_NAME'));
       const uri = event.inviteeUri;
       const canceled = event.event === 'invitee.canceled';
       return writeDelivery(db, claim, {
@@ -85,10 +86,10 @@ export async function deliverSchedulerEvent(
     case 'no_show':
       if (event.listen)
         return recordListenEvent(db, claim, body, { event: event.event, action: event.event });
-      return onWord(() => writeNoShow(db, source, event, body));
+      return onDatabaseWord(claim, () => writeNoShow(db, source, event, body));
     case 'other':
       if (event.listen) return recordListenEvent(db, claim, body, { event: event.event, action: 'ignored' });
-      return onWord(async () => {
+      return onDatabaseWord(claim, async () => {
         try {
           await recordBookingEvent(db, bookingEventRow(source, event.event, null, body, null, 'ignored'));
           return { kind: 'ignored' };

@@ -21,13 +21,7 @@ export function normalizePhone(value: JsonValue): Normalized<string> {
   // Most numbers arrive in one of a few plain writings, which need no parser: the same answer,
   // several times faster (a property test holds it to libphonenumber's).
   const plain = PLAIN_NANP.exec(text);
-  if (plain) {
-    const national = `${plain[1] ?? plain[2]}${plain[3]}${plain[4]}`;
-    const ext = plain[5];
-    return ext === undefined
-      ? valid(national)
-      : { ok: true, value: national, extra: { phone_extension: ext } };
-  }
+  if (plain) return withExtension(`${plain[1] ?? plain[2]}${plain[3]}${plain[4]}`, plain[5]);
   // Fewer than ten digits can never be a 10-digit number. The parser reads digits only (letters are
   // not turned into digits), though other scripts' digits too: so this shortcut is for ASCII text.
   if (PRINTABLE_ASCII.test(text) && text.replace(NOT_DIGIT, '').length < 10) {
@@ -54,6 +48,10 @@ export function parseWithLibrary(text: string): Normalized<string> {
   if (!parsed || parsed.countryCallingCode !== '1' || !NANP_NATIONAL.test(parsed.nationalNumber)) {
     return invalid('INVALID_PHONE', EXPECTED_PHONE);
   }
-  const national = String(parsed.nationalNumber);
-  return parsed.ext ? { ok: true, value: national, extra: { phone_extension: parsed.ext } } : valid(national);
+  return withExtension(String(parsed.nationalNumber), parsed.ext);
+}
+
+/** The national digits, with the extension (if any) set aside as `phone_extension`. */
+function withExtension(national: string, ext: string | undefined): Normalized<string> {
+  return ext ? { ok: true, value: national, extra: { phone_extension: ext } } : valid(national);
 }
