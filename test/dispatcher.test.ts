@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueDeliveries } from '../src/automations/delivery-repository.ts';
 import type { SmsProvider } from '../src/automations/sms-providers.ts';
-import { createDb, type Database } from '../src/db/index.ts';
+import { createDb, type Database, type Queryable } from '../src/db/index.ts';
+import { fanOut } from '../src/automations/fan-out.ts';
 import { addDestination, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { createDispatcher } from '../src/automations/dispatcher.ts';
 import { LIMITS } from '../src/config.ts';
@@ -94,6 +95,58 @@ describe('dispatcher: a worker that dies mid-delivery, and texts apart from webh
       release();
       await dispatcher.stop();
     }
+  });
+});
+
+/**
+ * The database, counting the waits inside its transactions: a wait is a statement sent while none
+ * of the transaction's others was outstanding (statements sent together are one wait).
+ */
+function countingWaits(db: Database) {
+  const waits: number[] = [];
+  const counted: Database = {
+    ...db,
+    withTransaction: (fn) =>
+      db.withTransaction((tx) => {
+        let outstanding = 0;
+        const at = waits.push(0) - 1;
+        return fn({
+          query: (sql, params) => {
+            if (outstanding++ === 0) waits[at] = (waits[at] ?? 0) + 1;
+            return tx.query(sql, params).finally(() => outstanding--);
+          },
+        } as Queryable);
+      }),
+  };
+  return { db: counted, waits };
+}
+
+describe('dispatcher: a hand-on round', () => {
+  let t: TestApp;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('When a round hands on leads with a destination, a call task and a text, then its transaction waits four times, however many leads', async () => {
+    const src = await withDestination(t, `${receiver.url}/waits`);
+    for (let i = 0; i < 3; i++) {
+      const lead = { name: `Waiting Will ${i}`, phone: `312555070${i}`, state: 'IL', sms_consent: true };
+      await deliver(t.app, src.token, lead);
+    }
+    const { db, waits } = countingWaits(t.db);
+    // Noon in Chicago: each lead gets its call task and its first text.
+    expect(await fanOut(db, 200, new Date('2027-01-15T18:00:00Z'))).toBe(3);
+    // The messages; what they need (leads, destinations, agents); the numbers' opt-outs and texts
+    // of the day; every write. One statement after another, it was eleven.
+    expect(waits).toEqual([4]);
+    for (const table of ['webhook_deliveries', 'dial_tasks', 'sms_messages'])
+      expect(await countRows(t.db, table, 'agent_id = $1', [src.agent_id])).toBe(3);
   });
 });
 

@@ -4,7 +4,7 @@ import { getLeadViews } from '../leads/lead-queries.ts';
 import { insertDeliveries, type NewDelivery } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
 import { addCallTasks } from './dial-queue.ts';
-import { followUpsFor, loadFollowUpAgents, type FollowUpRequest } from './follow-up.ts';
+import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
 import { scheduleTexts, type NewText } from './sms-repository.ts';
 
@@ -32,55 +32,93 @@ interface OutboxRow {
 }
 
 /**
+ * The oldest messages not yet handed on, locked for this round, when this transaction takes the
+ * fan-out's lock (one statement: the lock is a one-time filter, so a round that does not get it
+ * reads and locks nothing).
+ */
+const NEXT_MESSAGES = `WITH fan_out AS MATERIALIZED (
+    SELECT pg_try_advisory_xact_lock($1, hashtext(current_schema())) AS ok)
+  SELECT agent_id, message_id, topic, lead_id, seq, payload, created_at FROM outbox
+   WHERE (SELECT ok FROM fan_out) AND dispatched_at IS NULL
+   ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED`;
+
+/**
  * Hands up to `limit` outbox messages on, oldest first, in one transaction: a webhook delivery per
  * subscribed destination, the call task and the first text. A message is dispatched exactly once —
  * the transaction that creates its deliveries also marks it — and a worker that finds another
- * fanning out goes on to send instead. The round reads and writes for all its messages at once (a
- * handful of statements, however many messages), deciding each in order. Returns how many messages
- * it dispatched.
+ * fanning out goes on to send instead. The round reads and writes for all its messages at once,
+ * deciding each in order, and the statements that do not wait on each other's answers are sent
+ * together: four waits between its begin and its commit, however many messages (it was eleven, one
+ * statement after another). On the embedded database the round's transaction holds the only
+ * connection, and each wait is a turn of the server's busy event loop that the deliveries behind
+ * it wait out too. Returns how many messages it dispatched.
  */
 export async function fanOut(db: Database, limit: number, now: Date): Promise<number> {
   return db.withTransaction(async (tx) => {
-    const { rows: lock } = await tx.query<{ ok: boolean }>(
-      'SELECT pg_try_advisory_xact_lock($1, hashtext(current_schema())) AS ok',
-      [FAN_OUT_LOCK],
-    );
-    if (!lock[0]?.ok) return 0;
-    const { rows } = await tx.query<OutboxRow>(
-      `SELECT agent_id, message_id, topic, lead_id, seq, payload, created_at FROM outbox
-        WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
-    );
+    const { rows } = await tx.query<OutboxRow>(NEXT_MESSAGES, [FAN_OUT_LOCK, limit]);
     if (rows.length === 0) return 0;
-    const leads = await getLeadViews(
-      tx,
-      rows.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
-    );
+    const events = rows.filter((m) => m.lead_id && LEAD_EVENTS.has(m.topic));
+    const [leads, destinations, agents] = await Promise.all([
+      getLeadViews(
+        tx,
+        rows.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
+      ),
+      destinationsOf(tx, rows),
+      loadFollowUpAgents(
+        tx,
+        events.map((m) => m.agent_id),
+      ),
+    ]);
     const leadOf = (m: OutboxRow) =>
       m.lead_id ? (leads.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
-    await insertDeliveries(tx, await webhookDeliveries(tx, rows, leadOf));
-    await followUp(tx, rows, leadOf, now);
-    await tx.query(MARK_DISPATCHED, [rows.map((m) => m.agent_id), rows.map((m) => m.message_id)]);
+    const { tasks, texts } = await followUp(tx, events, leadOf, agents, now);
+    await Promise.all([
+      insertDeliveries(tx, webhookDeliveries(rows, destinations, leadOf)),
+      addCallTasks(tx, tasks),
+      scheduleTexts(tx, texts),
+      tx.query(MARK_DISPATCHED, [rows.map((m) => m.agent_id), rows.map((m) => m.message_id)]),
+    ]);
     return rows.length;
   });
 }
 
-/** A delivery of each message to each destination of its source that takes its topic. */
-async function webhookDeliveries(
+/** The topics whose lead gets speed to lead's call task and text. */
+const LEAD_EVENTS = new Set(['lead.created', 'lead.updated']);
+
+type Destinations = Awaited<ReturnType<typeof destinationsFor>>;
+type NewCallTask = Parameters<typeof addCallTasks>[1][number];
+
+const sourceOf = (m: OutboxRow) => (typeof m.payload.source_id === 'string' ? m.payload.source_id : null);
+const destinationKey = (m: OutboxRow, sourceId: string) => `${m.agent_id} ${sourceId} ${m.topic}`;
+
+/** The destinations each message's source has for its topic, by destinationKey, asked all at once. */
+async function destinationsOf(
   tx: Queryable,
   messages: readonly OutboxRow[],
+): Promise<Map<string, Destinations>> {
+  const asks = new Map<string, Promise<Destinations>>();
+  for (const m of messages) {
+    const sourceId = sourceOf(m);
+    const key = sourceId && destinationKey(m, sourceId);
+    if (key && !asks.has(key)) asks.set(key, destinationsFor(tx, m.agent_id, sourceId, m.topic));
+  }
+  const keys = [...asks.keys()];
+  const answers = await Promise.all(asks.values());
+  return new Map(keys.map((key, i) => [key, answers[i] ?? []]));
+}
+
+/** A delivery of each message to each destination of its source that takes its topic. */
+function webhookDeliveries(
+  messages: readonly OutboxRow[],
+  destinations: ReadonlyMap<string, Destinations>,
   leadOf: (m: OutboxRow) => LeadSnapshot | undefined,
-): Promise<NewDelivery[]> {
-  const destinations = new Map<string, Awaited<ReturnType<typeof destinationsFor>>>();
+): NewDelivery[] {
   const deliveries: NewDelivery[] = [];
   for (const m of messages) {
-    const sourceId = typeof m.payload.source_id === 'string' ? m.payload.source_id : null;
+    const sourceId = sourceOf(m);
     if (!sourceId) continue;
-    const key = `${m.agent_id} ${sourceId} ${m.topic}`;
-    if (!destinations.has(key))
-      destinations.set(key, await destinationsFor(tx, m.agent_id, sourceId, m.topic));
     const event = { topic: m.topic, created_at: new Date(m.created_at).toISOString(), payload: m.payload };
-    for (const d of destinations.get(key) ?? []) {
+    for (const d of destinations.get(destinationKey(m, sourceId)) ?? []) {
       deliveries.push({
         agent_id: m.agent_id,
         message_id: m.message_id,
@@ -95,20 +133,14 @@ async function webhookDeliveries(
   return deliveries;
 }
 
-/** Speed to lead for the lead events among the messages: call tasks and first texts. */
+/** Speed to lead for the lead events among the messages: what call tasks and first texts to add. */
 async function followUp(
   tx: Queryable,
-  messages: readonly OutboxRow[],
+  events: readonly OutboxRow[],
   leadOf: (m: OutboxRow) => LeadSnapshot | undefined,
+  agents: ReadonlyMap<string, FollowUpAgent>,
   now: Date,
-): Promise<void> {
-  const events = messages.filter(
-    (m) => leadOf(m) && (m.topic === 'lead.created' || m.topic === 'lead.updated'),
-  );
-  const agents = await loadFollowUpAgents(
-    tx,
-    events.map((m) => m.agent_id),
-  );
+): Promise<{ tasks: NewCallTask[]; texts: NewText[] }> {
   const asked: Array<{ m: OutboxRow; lead: LeadSnapshot; request: FollowUpRequest }> = [];
   for (const m of events) {
     const lead = leadOf(m);
@@ -122,7 +154,7 @@ async function followUp(
     asked.map((a) => a.request),
     now,
   );
-  const tasks: Array<{ agent_id: string; lead_id: string; message_id: string }> = [];
+  const tasks: NewCallTask[] = [];
   const texts: NewText[] = [];
   asked.forEach(({ m, lead }, i) => {
     const plan = plans[i];
@@ -139,6 +171,5 @@ async function followUp(
       });
     }
   });
-  await addCallTasks(tx, tasks);
-  await scheduleTexts(tx, texts);
+  return { tasks, texts };
 }

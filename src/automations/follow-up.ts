@@ -57,8 +57,8 @@ export interface TextingHistory {
 /**
  * The follow-ups of lead events, in their order (planFollowUps), with what they need from the
  * database: whether each number opted out and whether the agent texted it in the last 24 hours —
- * two queries for all of them, asked only for the numbers a text could go to (a phone and consent).
- * Used by the dispatcher for a round of messages.
+ * two queries for all of them, sent together, asked only for the numbers a text could go to (a
+ * phone and consent). Used by the dispatcher for a round of messages.
  */
 export async function followUpsFor(
   db: Queryable,
@@ -69,8 +69,10 @@ export async function followUpsFor(
     const phone = textableNumber(r.lead);
     return phone === null ? [] : [{ agent_id: r.agent_id, phone }];
   });
-  const stopped = await optedOut(db, numbers);
-  const texted = await textsSince(db, numbers, new Date(now.getTime() - TEXT_WINDOW_MS));
+  const [stopped, texted] = await Promise.all([
+    optedOut(db, numbers),
+    textsSince(db, numbers, new Date(now.getTime() - TEXT_WINDOW_MS)),
+  ]);
   return planFollowUps(requests, { stopped, texted }, now);
 }
 
