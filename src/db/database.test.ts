@@ -31,6 +31,59 @@ describe('rowCount means the same on both drivers', () => {
   });
 });
 
+describe('statements of a transaction sent together', () => {
+  it('when they are sent without waiting, then they run in order with no warning from the driver, and one that fails rolls back the whole', async () => {
+    const warnings: string[] = [];
+    const warned = (w: Error) => warnings.push(w.message);
+    process.on('warning', warned);
+    try {
+      const ids = await t.db.withTransaction((tx) =>
+        Promise.all([
+          tx.query('INSERT INTO rc VALUES (500)'),
+          tx.query('INSERT INTO rc VALUES ($1::int)', [501]),
+          tx.query<{ n: number }>('SELECT count(*)::int AS n FROM rc WHERE id >= 500'),
+        ]),
+      );
+      expect(ids[2].rows[0]?.n).toBe(2);
+      await expect(
+        t.db.withTransaction((tx) =>
+          Promise.all([
+            tx.query('INSERT INTO rc VALUES (502)'),
+            tx.query('INSERT INTO rc VALUES (500)'),
+            tx.query('INSERT INTO rc VALUES (503)'),
+          ]),
+        ),
+      ).rejects.toMatchObject({ code: '23505' });
+      expect((await t.db.query('SELECT id FROM rc WHERE id >= 500 ORDER BY id')).rows).toEqual([
+        { id: 500 },
+        { id: 501 },
+      ]);
+      await new Promise((resolve) => setImmediate(resolve)); // a warning is emitted on the next tick
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+    }
+  });
+});
+
+describe('statements a transaction sent and did not wait for', () => {
+  it('when the transaction ends, then they have run inside it: committed with it, or rolled back with it', async () => {
+    // Each behind a slower statement, so neither has run yet when the code inside has ended.
+    await t.db.withTransaction(async (tx) => {
+      void tx.query('SELECT pg_sleep(0.05)');
+      void tx.query('INSERT INTO rc VALUES ($1::int)', [504]);
+    });
+    await expect(
+      t.db.withTransaction(async (tx) => {
+        void tx.query('SELECT pg_sleep(0.05)').catch(() => undefined);
+        void tx.query('INSERT INTO rc VALUES ($1::int)', [505]).catch(() => undefined);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect((await t.db.query('SELECT id FROM rc WHERE id IN (504, 505)')).rows).toEqual([{ id: 504 }]);
+  });
+});
+
 describe('a transaction aborted as a deadlock', () => {
   const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
 

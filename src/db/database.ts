@@ -19,6 +19,45 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
+/**
+ * A transaction's statements, as a driver runs them: the code inside may send several without
+ * waiting for each (Promise.all), so the transaction ends only once every statement sent has
+ * finished (one sent together with a statement that failed must not run after the ROLLBACK,
+ * outside the transaction), and refuses statements sent after its end. `oneAtATime`: each waits
+ * for the one before it (pg's own queue for a busy client is deprecated); otherwise they go to the
+ * driver at once.
+ */
+export function transactionStatements(
+  run: (sql: string, params?: readonly unknown[]) => Promise<QueryResult<unknown>>,
+  { oneAtATime }: { oneAtATime: boolean },
+): { tx: Queryable; end(): Promise<void> } {
+  let ended = false;
+  let last: Promise<void> = Promise.resolve();
+  const running = new Set<Promise<void>>();
+  return {
+    tx: {
+      query<T>(sql: string, params?: readonly unknown[]) {
+        if (ended) return Promise.reject(new Error('the transaction has ended'));
+        const result = (oneAtATime ? last.then(() => run(sql, params)) : run(sql, params)) as Promise<
+          QueryResult<T>
+        >;
+        const done = result.then(
+          () => undefined,
+          () => undefined,
+        );
+        last = done;
+        running.add(done);
+        void done.then(() => running.delete(done));
+        return result;
+      },
+    },
+    async end() {
+      ended = true;
+      await Promise.all(running);
+    },
+  };
+}
+
 /** A PostgreSQL error as both drivers report it (SQLSTATE in `code`). */
 export interface PgError extends Error {
   code: string;

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LIMITS } from '../config.ts';
-import type { Database, QueryResult, Queryable } from './database.ts';
+import { transactionStatements, type Database, type QueryResult } from './database.ts';
 
 /** A call to the embedded database's thread (pglite-worker.ts). */
 export type Request =
@@ -75,9 +75,14 @@ export async function createPgliteThreadDb(dir: string | undefined): Promise<Dat
     query: (sql, params) => query(sql, params),
     async withTransaction(fn) {
       const tx = (await call({ id: id(), op: 'begin' })) as number;
+      // Statements sent together go to the thread at once: no turn of this thread's event loop
+      // between them while the transaction holds PGlite's one connection.
+      const statements = transactionStatements((sql, params) => query(sql, params, tx), {
+        oneAtATime: false,
+      });
       let result;
       try {
-        result = await fn({ query: (sql, params) => query(sql, params, tx) } as Queryable);
+        result = await fn(statements.tx).finally(statements.end);
       } catch (err) {
         await call({ id: id(), op: 'end', tx, commit: false }).catch(() => undefined);
         throw err;

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { LIMITS } from '../config.ts';
-import type { Database, QueryResult, Queryable } from './database.ts';
+import { transactionStatements, type Database, type QueryResult } from './database.ts';
 import { statementName } from './statement-names.ts';
 
 // count(*) and other bigints arrive as numbers, as they do from PGlite.
@@ -46,10 +46,12 @@ export function createPostgresDb(
     query: (sql, params) => run(pool, sql, params),
     async withTransaction(fn) {
       const client = await pool.connect();
-      const tx: Queryable = { query: (sql, params) => run(client, sql, params) };
+      const { tx, end } = transactionStatements((sql, params) => run(client, sql, params), {
+        oneAtATime: true,
+      });
       try {
         await client.query('BEGIN');
-        const result = await fn(tx);
+        const result = await fn(tx).finally(end);
         await client.query('COMMIT');
         return result;
       } catch (err) {
