@@ -18,10 +18,33 @@ async function withDestination(t: TestApp, url: string) {
   return { ...src, destination_id: (res.json() as { destination_id: string }).destination_id };
 }
 
+/**
+ * The database, counting the waits inside its transactions: a wait is a statement sent while none
+ * of the transaction's others was outstanding (statements sent together are one wait).
+ */
+function countingWaits(db: Database) {
+  const waits: number[] = [];
+  const counted: Database = {
+    ...db,
+    withTransaction: (fn) =>
+      db.withTransaction((tx) => {
+        let outstanding = 0;
+        const at = waits.push(0) - 1;
+        return fn({
+          query: (sql, params) => {
+            if (outstanding++ === 0) waits[at] = (waits[at] ?? 0) + 1;
+            return tx.query(sql, params).finally(() => outstanding--);
+          },
+        } as Queryable);
+      }),
+  };
+  return { db: counted, waits };
+}
+
 // Long enough that the survivor's first round surely ends inside the dead worker's lease.
 const LEASE_MS = 1_000;
 
-describe('dispatcher: a worker that dies mid-delivery, and texts apart from webhooks', () => {
+describe('dispatcher: rounds with a webhook destination', () => {
   let t: TestApp;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
@@ -95,42 +118,6 @@ describe('dispatcher: a worker that dies mid-delivery, and texts apart from webh
       release();
       await dispatcher.stop();
     }
-  });
-});
-
-/**
- * The database, counting the waits inside its transactions: a wait is a statement sent while none
- * of the transaction's others was outstanding (statements sent together are one wait).
- */
-function countingWaits(db: Database) {
-  const waits: number[] = [];
-  const counted: Database = {
-    ...db,
-    withTransaction: (fn) =>
-      db.withTransaction((tx) => {
-        let outstanding = 0;
-        const at = waits.push(0) - 1;
-        return fn({
-          query: (sql, params) => {
-            if (outstanding++ === 0) waits[at] = (waits[at] ?? 0) + 1;
-            return tx.query(sql, params).finally(() => outstanding--);
-          },
-        } as Queryable);
-      }),
-  };
-  return { db: counted, waits };
-}
-
-describe('dispatcher: a hand-on round', () => {
-  let t: TestApp;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  beforeAll(async () => {
-    t = await createTestApp();
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await t.close();
-    await receiver.close();
   });
 
   it('When a round hands on leads with a destination, a call task and a text, then its transaction waits four times, however many leads', async () => {
