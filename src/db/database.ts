@@ -32,28 +32,25 @@ export function transactionStatements(
   { oneAtATime }: { oneAtATime: boolean },
 ): { tx: Queryable; end(): Promise<void> } {
   let ended = false;
-  let last: Promise<void> = Promise.resolve();
-  const running = new Set<Promise<void>>();
+  /** Settles once every statement sent so far has finished. */
+  let allDone: Promise<void> = Promise.resolve();
+  const settled = () => undefined;
   return {
     tx: {
       query<T>(sql: string, params?: readonly unknown[]) {
         if (ended) return Promise.reject(new Error('the transaction has ended'));
-        const result = (oneAtATime ? last.then(() => run(sql, params)) : run(sql, params)) as Promise<
+        const result = (oneAtATime ? allDone.then(() => run(sql, params)) : run(sql, params)) as Promise<
           QueryResult<T>
         >;
-        const done = result.then(
-          () => undefined,
-          () => undefined,
-        );
-        last = done;
-        running.add(done);
-        void done.then(() => running.delete(done));
+        const done = result.then(settled, settled);
+        // One at a time, a statement finishes after every one before it.
+        allDone = oneAtATime ? done : Promise.all([allDone, done]).then(settled);
         return result;
       },
     },
-    async end() {
+    end() {
       ended = true;
-      await Promise.all(running);
+      return allDone;
     },
   };
 }
