@@ -128,7 +128,7 @@ describe('dispatcher: rounds with a webhook destination', () => {
     }
     const { db, waits } = countingWaits(t.db);
     // Noon in Chicago: each lead gets its call task and its first text.
-    expect(await fanOut(db, 200, new Date('2027-01-15T18:00:00Z'))).toBe(3);
+    expect((await fanOut(db, 200, new Date('2027-01-15T18:00:00Z'))).dispatched).toBe(3);
     // The messages; what they need (leads, destinations, agents); the numbers' opt-outs and texts
     // of the day; every write. One statement after another, it was eleven.
     expect(waits).toEqual([4]);

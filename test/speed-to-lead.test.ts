@@ -1,10 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fanOut } from '../src/automations/fan-out.ts';
+import { sendDueTexts } from '../src/automations/send-texts.ts';
 import { createSmsProvider, type SmsProvider } from '../src/automations/sms-providers.ts';
+import type { HandedText } from '../src/automations/sms-repository.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 import { startReceiver } from './support/receiver.ts';
+import { until } from './support/until.ts';
 
 const SECRET = 'inbound-s3cret';
 const TWILIO = { accountSid: 'AC123', authToken: 'tw-token', from: '+15125550000' };
@@ -460,5 +464,129 @@ describe('speed to lead: SMS providers', () => {
       [src.agent_id],
     );
     expect(rows[0]?.n).toBe(0);
+  });
+});
+
+describe('speed to lead: a text due at once, handed to its sender', () => {
+  const recorder = createSmsProvider({ provider: 'recorder', timeoutMs: 1_000 });
+  const noon = new Date('2027-02-10T18:00:00Z'); // noon in Chicago
+  const round = (now: Date, leaseMs: number, handed?: HandedText[]) =>
+    sendDueTexts(t.db, recorder, {
+      now,
+      batch: 200,
+      leaseMs,
+      concurrency: 16,
+      ...(handed ? { handed } : {}),
+    });
+  async function textRow(leadId: string) {
+    const { rows } = await t.db.query<{ status: string; attempts: number; lease_until: Date | null }>(
+      'SELECT status, attempts, lease_until FROM sms_messages WHERE lead_id = $1',
+      [leadId],
+    );
+    return rows[0];
+  }
+  // What earlier tests left in the outbox and the queue goes first, so each round here holds only
+  // the texts its test made.
+  beforeEach(async () => {
+    await dispatcherAt(noon).runOnce();
+  });
+  async function consenting(name: string, phone: string) {
+    const src = await source();
+    const res = await deliver(t.app, src.token, { name, phone, state: 'IL', sms_consent: true });
+    return res.json().lead_id as string;
+  }
+
+  it('When a round hands on a lead whose text is due, then the text is written already claimed and the same worker sends it without claiming it or reading the lead again', async () => {
+    const leadId = await consenting('Handed Hal', '3125550801');
+    const { texts: handed } = await fanOut(t.db, 200, noon, { texts: 200, leaseMs: 30_000 });
+    const mine = handed.filter((x) => x.lead_id === leadId);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        attempts: 1,
+        to_phone: '3125550801',
+        lead: expect.objectContaining({ lead_id: leadId }),
+      }),
+    ]);
+    expect(await textRow(leadId)).toMatchObject({ status: 'sending', attempts: 1 });
+
+    const asked: unknown[][] = [];
+    const counted = {
+      ...t.db,
+      query: (sql: string, params?: unknown[]) => {
+        if (/FROM leads/.test(sql)) asked.push(params ?? []);
+        return t.db.query(sql, params);
+      },
+    } as typeof t.db;
+    const sent = await sendDueTexts(counted, recorder, {
+      now: noon,
+      batch: 200,
+      leaseMs: 30_000,
+      concurrency: 16,
+      handed: mine,
+    });
+    expect(sent.sent).toBeGreaterThanOrEqual(1);
+    // Sent from the hand, on its first attempt: a claim would have counted a second.
+    expect(await textRow(leadId)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(JSON.stringify(asked)).not.toContain(leadId);
+    expect((await history(leadId)).filter((h) => h.event === 'sms_sent')).toHaveLength(1);
+  });
+
+  it('When a round hands on more due texts than it may hold, then the rest are scheduled for any worker to claim', async () => {
+    const first = await consenting('Room Rita', '3125550802');
+    const second = await consenting('Room Rob', '3125550803');
+    const { texts: handed } = await fanOut(t.db, 200, noon, { texts: 1, leaseMs: 30_000 });
+    expect(handed.map((x) => x.lead_id)).toEqual([first]);
+    expect(await textRow(second)).toMatchObject({ status: 'scheduled', attempts: 0 });
+    await round(noon, 30_000, handed);
+    for (const leadId of [first, second])
+      expect(await textRow(leadId)).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('When half of a handed text’s lease is gone, then its worker leaves it to the queue, and once the lease ends a worker claims and sends it, once', async () => {
+    const leadId = await consenting('Late Lara', '3125550804');
+    const { texts: handed } = await fanOut(t.db, 200, noon, { texts: 200, leaseMs: 1_000 });
+    const mine = handed.filter((x) => x.lead_id === leadId);
+    expect(mine).toHaveLength(1);
+    await round(new Date(noon.getTime() + 600), 1_000, mine); // its sender, slow to get to it
+    expect(await textRow(leadId)).toMatchObject({ status: 'sending', attempts: 1 });
+    await round(new Date(noon.getTime() + 1_100), 1_000); // any worker, after the lease
+    expect(await textRow(leadId)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect((await history(leadId)).filter((h) => h.event === 'sms_sent')).toHaveLength(1);
+  });
+
+  it('When a worker stops with texts handed to it and not sent, then they go back to the queue at once and the next worker sends each once', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const asked: string[] = [];
+    const holding: SmsProvider = {
+      name: 'http',
+      async send(text) {
+        asked.push(text.to);
+        await held; // a provider that has not answered
+        return { id: null };
+      },
+    };
+    const stopping = testDispatcher(t.db, [0], { sms: holding, now: () => noon });
+    const first = await consenting('Stuck Stu', '3125550805');
+    stopping.start();
+    await until(() => asked.includes('+13125550805'), 10_000); // its text loop waits for the provider
+    const second = await consenting('Queued Quinn', '3125550806');
+    const deadline = Date.now() + 10_000;
+    while ((await textRow(second))?.status !== 'sending') {
+      if (Date.now() > deadline) throw new Error('the second text was never handed on');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const stopped = stopping.stop();
+    release();
+    await stopped;
+    expect(await textRow(second)).toMatchObject({ status: 'scheduled', attempts: 0, lease_until: null });
+    expect(asked).not.toContain('+13125550806');
+
+    await dispatcherAt(noon).runOnce();
+    expect(await textRow(first)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(await textRow(second)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect((await history(second)).filter((h) => h.event === 'sms_sent')).toHaveLength(1);
   });
 });

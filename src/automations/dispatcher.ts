@@ -7,6 +7,7 @@ import { fanOut } from './fan-out.ts';
 import { sendDueTexts, type TextRound } from './send-texts.ts';
 import { sendDueWebhooks, type WebhookRound } from './send-webhooks.ts';
 import { createSmsProvider, type SmsProvider } from './sms-providers.ts';
+import { releaseTexts, type HandedText } from './sms-repository.ts';
 
 export interface DispatchRound extends WebhookRound {
   dispatched: number;
@@ -26,7 +27,7 @@ export interface Dispatcher {
    * a full round and every LIMITS.dispatcherPollMs otherwise.
    */
   start(): void;
-  /** Stops after the round in progress. */
+  /** Stops after the round in progress; texts handed to it and not sent go back to the queue. */
   stop(): Promise<void>;
 }
 
@@ -52,7 +53,16 @@ export function createDispatcher(
     disableAfterMs: LIMITS.destinationDisableAfterMs,
     batch: LIMITS.dispatcherBatch,
   };
-  const handOn = (at: Date) => fanOut(db, LIMITS.dispatcherBatch, at);
+  // Texts the fan-out wrote already claimed for this worker, waiting for its text loop; at most
+  // two rounds' worth (more are written scheduled, for any worker's claim), so a slow provider
+  // cannot make them pile up in memory.
+  const handed: HandedText[] = [];
+  const handOn = async (at: Date) => {
+    const room = 2 * LIMITS.dispatcherBatch - handed.length;
+    const round = await fanOut(db, LIMITS.dispatcherBatch, at, { texts: room, leaseMs: webhooks.leaseMs });
+    handed.push(...round.texts);
+    return round.dispatched;
+  };
   const sendWebhooks = async (): Promise<WebhookRound> => {
     const sent = await sendDueWebhooks(db, webhooks);
     for (const outcome of ['delivered', 'failed', 'dead', 'gone'] as const)
@@ -65,6 +75,7 @@ export function createDispatcher(
       batch: LIMITS.dispatcherBatch,
       leaseMs: webhooks.leaseMs,
       concurrency: LIMITS.textConcurrency,
+      handed: handed.splice(0, LIMITS.dispatcherBatch),
     });
     for (const outcome of ['sent', 'failed', 'suppressed', 'deferred'] as const)
       opts.metrics?.texts.inc({ outcome }, texts[outcome]);
@@ -134,6 +145,12 @@ export function createDispatcher(
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       await Promise.all(running);
+      try {
+        await releaseTexts(db, handed.splice(0));
+      } catch (err) {
+        // Their lease runs out instead, and any worker claims them then.
+        log.warn({ err }, 'dispatcher: texts handed to it not released');
+      }
     },
   };
 }

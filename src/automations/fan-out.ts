@@ -1,12 +1,12 @@
 import type { Database, Queryable } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
-import { getLeadViews } from '../leads/lead-queries.ts';
+import { getLeadViews, type LeadView } from '../leads/lead-queries.ts';
 import { insertDeliveries, type NewDelivery } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
 import { addCallTasks } from './dial-queue.ts';
 import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
-import { scheduleTexts, type NewText } from './sms-repository.ts';
+import { scheduleTexts, type HandedText, type NewText } from './sms-repository.ts';
 
 // Any constant, with the schema's name: one fan-out at a time per installation (several may share
 // one database under different schemas), so messages are handed on in their order.
@@ -42,6 +42,13 @@ const NEXT_MESSAGES = `WITH fan_out AS MATERIALIZED (
    WHERE (SELECT ok FROM fan_out) AND dispatched_at IS NULL
    ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED`;
 
+export interface FanOutRound {
+  /** How many messages it handed on. */
+  dispatched: number;
+  /** The texts due at once that it wrote already claimed for this worker (`claim`), in order. */
+  texts: HandedText[];
+}
+
 /**
  * Hands up to `limit` outbox messages on, oldest first, in one transaction: a webhook delivery per
  * subscribed destination, the call task and the first text. A message is dispatched exactly once —
@@ -51,12 +58,21 @@ const NEXT_MESSAGES = `WITH fan_out AS MATERIALIZED (
  * together: four waits between its begin and its commit, however many messages (it was eleven, one
  * statement after another). On the embedded database the round's transaction holds the only
  * connection, and each wait is a turn of the server's busy event loop that the deliveries behind
- * it wait out too. Returns how many messages it dispatched.
+ * it wait out too.
+ * Up to `claim.texts` texts due at once are written already claimed for `claim.leaseMs` and
+ * returned with their leads, for this worker's sender: claimed by a statement of their own, each
+ * text's row was written twice more (scheduled, claimed, sent) and its lead read again, a fifth of
+ * the database's work for the follow-ups of new leads.
  */
-export async function fanOut(db: Database, limit: number, now: Date): Promise<number> {
+export async function fanOut(
+  db: Database,
+  limit: number,
+  now: Date,
+  claim: { texts: number; leaseMs: number } = { texts: 0, leaseMs: 0 },
+): Promise<FanOutRound> {
   return db.withTransaction(async (tx) => {
     const { rows } = await tx.query<OutboxRow>(NEXT_MESSAGES, [FAN_OUT_LOCK, limit]);
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { dispatched: 0, texts: [] };
     const events = rows.filter((m) => m.lead_id && LEAD_EVENTS.has(m.topic));
     const [leads, destinations, agents] = await Promise.all([
       getLeadViews(
@@ -72,13 +88,55 @@ export async function fanOut(db: Database, limit: number, now: Date): Promise<nu
     const leadOf = (m: OutboxRow) =>
       m.lead_id ? (leads.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
     const { tasks, texts } = await followUp(tx, events, leadOf, agents, now);
-    await Promise.all([
+    const [, , written] = await Promise.all([
       insertDeliveries(tx, webhookDeliveries(rows, destinations, leadOf)),
       addCallTasks(tx, tasks),
-      scheduleTexts(tx, texts),
+      scheduleTexts(tx, claimDue(texts, now, claim)),
       tx.query(MARK_DISPATCHED, [rows.map((m) => m.agent_id), rows.map((m) => m.message_id)]),
     ]);
-    return rows.length;
+    return { dispatched: rows.length, texts: handed(written, leads, agents) };
+  });
+}
+
+/** The first `claim.texts` texts due by `now`, claimed until `now` + `claim.leaseMs`. */
+function claimDue(
+  texts: readonly NewText[],
+  now: Date,
+  claim: { texts: number; leaseMs: number },
+): NewText[] {
+  let room = claim.texts;
+  const lease_until = new Date(now.getTime() + claim.leaseMs);
+  return texts.map((t) => {
+    if (room === 0 || t.send_at.getTime() > now.getTime()) return t;
+    room--;
+    return { ...t, lease_until };
+  });
+}
+
+/** The texts written claimed, as the sender takes them. */
+function handed(
+  written: ReadonlyArray<NewText & { sms_id: string }>,
+  leads: ReadonlyMap<string, LeadView>,
+  agents: ReadonlyMap<string, FollowUpAgent>,
+): HandedText[] {
+  return written.flatMap((t) => {
+    const lead = leads.get(t.lead_id);
+    const agent = agents.get(t.agent_id);
+    if (!t.lease_until || !lead || !agent) return [];
+    const { agent_id, sms_id, lead_id, to_phone, body, lease_until } = t;
+    return [
+      {
+        agent_id,
+        sms_id,
+        lead_id,
+        to_phone,
+        body,
+        attempts: 1,
+        agent_timezone: agent.timezone,
+        lease_until,
+        lead,
+      },
+    ];
   });
 }
 

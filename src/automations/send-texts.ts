@@ -10,6 +10,7 @@ import {
   optedOut,
   recordSentTexts,
   type ClaimedText,
+  type HandedText,
   type SentText,
 } from './sms-repository.ts';
 import type { SmsProvider } from './sms-providers.ts';
@@ -24,7 +25,8 @@ export interface TextRound {
 }
 
 /**
- * Sends the texts whose time has come. At the moment of sending it checks again what may have
+ * Sends the texts whose time has come: those it claims (due longer, so sent first), and those the
+ * fan-out of this worker wrote already claimed and handed it (`handed`). At the moment of sending it checks again what may have
  * changed since the text was scheduled: an opt-out (the text is suppressed) and the prospect's
  * calling hours (outside them it waits for the next allowed minute). A text that fails is tried
  * again a minute later, three times in all. Every text sent is written to the lead's history.
@@ -36,14 +38,24 @@ export interface TextRound {
 export async function sendDueTexts(
   db: Database,
   provider: SmsProvider,
-  opts: { now: Date; batch: number; leaseMs: number; concurrency: number },
+  opts: { now: Date; batch: number; leaseMs: number; concurrency: number; handed?: readonly HandedText[] },
 ): Promise<TextRound> {
   const round: TextRound = { sent: 0, failed: 0, suppressed: 0, deferred: 0 };
-  const texts = await claimDueTexts(db, opts.batch, opts.leaseMs, opts.now);
+  // A handed text is sent only while half its lease is left: after that it is the queue's, and
+  // another worker may claim it while this one is still sending.
+  const handed = (opts.handed ?? []).filter(
+    (t) => t.lease_until.getTime() - opts.leaseMs / 2 > opts.now.getTime(),
+  );
+  // The round claims what room the handed texts leave, and always a quarter of a round, so a
+  // steady stream of them never starves the texts waiting in the table (calling hours, retries).
+  const room = Math.max(Math.ceil(opts.batch / 4), opts.batch - handed.length);
+  const claimed = await claimDueTexts(db, room, opts.leaseMs, opts.now);
   const leads = await getLeadViews(
     db,
-    texts.map((t) => t.lead_id),
+    claimed.map((t) => t.lead_id),
   );
+  for (const t of handed) leads.set(t.lead_id, t.lead);
+  const texts = [...claimed, ...handed];
   const byNumber = new Map<string, ClaimedText[]>();
   for (const t of texts) {
     const key = agentPhoneKey(t.agent_id, t.to_phone);

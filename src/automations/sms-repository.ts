@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../db/index.ts';
 import { columnList, valueExpressions } from '../db/row-shape.ts';
+import type { LeadView } from '../leads/lead-queries.ts';
 import { HISTORY_ROW, historyRow, type NewHistoryEntry } from '../leads/lead-repository.ts';
 
 export interface NewText {
@@ -10,25 +11,45 @@ export interface NewText {
   to_phone: string;
   body: string;
   send_at: Date;
+  /**
+   * Written already claimed by this worker until then (`sending`, its first attempt), for its own
+   * sender to take from memory (`HandedText`): a text due at once then skips the claim, a second
+   * write of its row and a second read of its lead.
+   */
+  lease_until?: Date;
 }
 
-/** Texts to schedule, in one statement; one already scheduled for its message is kept. */
-export async function scheduleTexts(tx: Queryable, texts: readonly NewText[]): Promise<void> {
-  if (texts.length === 0) return;
-  await tx.query(
-    `INSERT INTO sms_messages (agent_id, sms_id, lead_id, message_id, to_phone, body, send_at)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[])
-     ON CONFLICT (agent_id, message_id) DO NOTHING`,
+/**
+ * Texts to schedule, in one statement; one already scheduled for its message is kept. Returns the
+ * ones it wrote, with their ids.
+ */
+export async function scheduleTexts(
+  tx: Queryable,
+  texts: readonly NewText[],
+): Promise<Array<NewText & { sms_id: string }>> {
+  if (texts.length === 0) return [];
+  const written = texts.map((t) => ({ ...t, sms_id: randomUUID() }));
+  const { rows } = await tx.query<{ sms_id: string }>(
+    `INSERT INTO sms_messages (agent_id, sms_id, lead_id, message_id, to_phone, body, send_at, status, attempts, lease_until)
+     SELECT a, s, l, m, p, b, t, CASE WHEN u IS NULL THEN 'scheduled' ELSE 'sending' END,
+            CASE WHEN u IS NULL THEN 0 ELSE 1 END, u
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[], $8::timestamptz[])
+            AS x (a, s, l, m, p, b, t, u)
+     ON CONFLICT (agent_id, message_id) DO NOTHING
+     RETURNING sms_id`,
     [
-      texts.map((t) => t.agent_id),
-      texts.map(() => randomUUID()),
-      texts.map((t) => t.lead_id),
-      texts.map((t) => t.message_id),
-      texts.map((t) => t.to_phone),
-      texts.map((t) => t.body),
-      texts.map((t) => t.send_at.toISOString()),
+      written.map((t) => t.agent_id),
+      written.map((t) => t.sms_id),
+      written.map((t) => t.lead_id),
+      written.map((t) => t.message_id),
+      written.map((t) => t.to_phone),
+      written.map((t) => t.body),
+      written.map((t) => t.send_at.toISOString()),
+      written.map((t) => t.lease_until?.toISOString() ?? null),
     ],
   );
+  const ids = new Set(rows.map((r) => r.sms_id));
+  return written.filter((t) => ids.has(t.sms_id));
 }
 
 /** An agent's number, as `agentPhoneKey` names it in the sets below. */
@@ -131,6 +152,31 @@ export interface ClaimedText {
   attempts: number;
   /** The agent's zone: the prospect's calling hours fall back to it. */
   agent_timezone: string;
+}
+
+/**
+ * A text the fan-out wrote already claimed by this worker (`NewText.lease_until`), with the lead
+ * it read, handed to the same worker's sender in memory. Should the worker stop before sending it,
+ * another claims it once the lease runs out, as after a worker that died holding a claim.
+ */
+export interface HandedText extends ClaimedText {
+  lease_until: Date;
+  lead: LeadView;
+}
+
+/**
+ * Handed texts this worker will not send (it is stopping) back to the queue at once, as they were
+ * before their claim; one whose lease ran out and that another worker claimed is left to it.
+ */
+export async function releaseTexts(db: Queryable, texts: readonly HandedText[]): Promise<void> {
+  if (texts.length === 0) return;
+  await db.query(
+    `UPDATE sms_messages m SET status = 'scheduled', attempts = m.attempts - 1, lease_until = NULL
+       FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS r (agent_id, sms_id, lease_until)
+      WHERE m.agent_id = r.agent_id AND m.sms_id = r.sms_id AND m.status = 'sending'
+        AND m.lease_until = r.lease_until`,
+    [texts.map((t) => t.agent_id), texts.map((t) => t.sms_id), texts.map((t) => t.lease_until.toISOString())],
+  );
 }
 
 /** Takes due texts for this worker; the lease keeps another worker off them, as for webhooks. */
