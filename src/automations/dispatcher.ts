@@ -75,7 +75,7 @@ export function createDispatcher(
       batch: LIMITS.dispatcherBatch,
       leaseMs: webhooks.leaseMs,
       concurrency: LIMITS.textConcurrency,
-      handed: handed.splice(0, LIMITS.dispatcherBatch),
+      handed: handed.splice(0, LIMITS.dispatcherBatch - Math.ceil(LIMITS.dispatcherBatch / 4)),
     });
     for (const outcome of ['sent', 'failed', 'suppressed', 'deferred'] as const)
       opts.metrics?.texts.inc({ outcome }, texts[outcome]);
