@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimDueDeliveries } from '../src/automations/delivery-repository.ts';
-import type { SmsProvider } from '../src/automations/sms-providers.ts';
 import { createDb, type Database, type Queryable } from '../src/db/index.ts';
 import { fanOut } from '../src/automations/fan-out.ts';
 import { addDestination, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { createDispatcher } from '../src/automations/dispatcher.ts';
 import { LIMITS } from '../src/config.ts';
-import { testAutomationConfig, testDispatcher } from './support/automations.ts';
+import { heldSmsProvider, testAutomationConfig, testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { startReceiver } from './support/receiver.ts';
@@ -83,19 +82,7 @@ describe('dispatcher: rounds with a webhook destination', () => {
 
   it('When the text provider has not answered yet, then a later lead is still handed on and its webhook sent', async () => {
     const src = await withDestination(t, `${receiver.url}/apart`);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const asked: string[] = [];
-    const sms: SmsProvider = {
-      name: 'http',
-      async send(text) {
-        asked.push(text.to);
-        await held; // a provider that has not answered
-        return { id: null };
-      },
-    };
+    const { sms, asked, release } = heldSmsProvider();
     // Noon in Chicago, within calling hours: the consenting lead is texted at once.
     const dispatcher = testDispatcher(t.db, [0], { sms, now: () => new Date('2027-01-15T18:00:00Z') });
     await deliver(t.app, src.token, {

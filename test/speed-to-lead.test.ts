@@ -5,7 +5,7 @@ import { sendDueTexts } from '../src/automations/send-texts.ts';
 import { createSmsProvider, type SmsProvider } from '../src/automations/sms-providers.ts';
 import type { HandedText } from '../src/automations/sms-repository.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
-import { testDispatcher } from './support/automations.ts';
+import { heldSmsProvider, testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 import { startReceiver } from './support/receiver.ts';
 import { until } from './support/until.ts';
@@ -555,20 +555,8 @@ describe('speed to lead: a text due at once, handed to its sender', () => {
   });
 
   it('When a worker stops with texts handed to it and not sent, then they go back to the queue at once and the next worker sends each once', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const asked: string[] = [];
-    const holding: SmsProvider = {
-      name: 'http',
-      async send(text) {
-        asked.push(text.to);
-        await held; // a provider that has not answered
-        return { id: null };
-      },
-    };
-    const stopping = testDispatcher(t.db, [0], { sms: holding, now: () => noon });
+    const { sms, asked, release } = heldSmsProvider();
+    const stopping = testDispatcher(t.db, [0], { sms, now: () => noon });
     const first = await consenting('Stuck Stu', '3125550805');
     stopping.start();
     await until(() => asked.includes('+13125550805'), 10_000); // its text loop waits for the provider
