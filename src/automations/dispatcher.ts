@@ -75,6 +75,7 @@ export function createDispatcher(
       batch: LIMITS.dispatcherBatch,
       leaseMs: webhooks.leaseMs,
       concurrency: LIMITS.textConcurrency,
+      // Three quarters of a round from the hand: the round claims the rest from the table.
       handed: handed.splice(0, LIMITS.dispatcherBatch - Math.ceil(LIMITS.dispatcherBatch / 4)),
     });
     for (const outcome of ['sent', 'failed', 'suppressed', 'deferred'] as const)

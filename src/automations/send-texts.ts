@@ -26,10 +26,11 @@ export interface TextRound {
 
 /**
  * Sends the texts whose time has come: those it claims (due longer, so sent first), and those the
- * fan-out of this worker wrote already claimed and handed it (`handed`). At the moment of sending it checks again what may have
- * changed since the text was scheduled: an opt-out (the text is suppressed) and the prospect's
- * calling hours (outside them it waits for the next allowed minute). A text that fails is tried
- * again a minute later, three times in all. Every text sent is written to the lead's history.
+ * fan-out of this worker wrote already claimed and handed it (`handed`). At the moment of sending
+ * it checks again what may have changed since the text was scheduled: an opt-out (the text is
+ * suppressed) and the prospect's calling hours (outside them it waits for the next allowed
+ * minute). A text that fails is tried again a minute later, three times in all. Every text sent is
+ * written to the lead's history.
  *
  * Up to `concurrency` numbers are texted at once (a provider answers in a few hundred ms; one at a
  * time, a burst of new leads would wait minutes for their first text); the texts to one number go
