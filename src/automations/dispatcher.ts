@@ -4,7 +4,7 @@ import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { fanOut } from './fan-out.ts';
-import { sendDueTexts, type TextRound } from './send-texts.ts';
+import { fromHand, sendDueTexts, type TextRound } from './send-texts.ts';
 import { sendDueWebhooks, type WebhookRound } from './send-webhooks.ts';
 import { createSmsProvider, type SmsProvider } from './sms-providers.ts';
 import { releaseTexts, type HandedText } from './sms-repository.ts';
@@ -75,8 +75,7 @@ export function createDispatcher(
       batch: LIMITS.dispatcherBatch,
       leaseMs: webhooks.leaseMs,
       concurrency: LIMITS.textConcurrency,
-      // Three quarters of a round from the hand: the round claims the rest from the table.
-      handed: handed.splice(0, LIMITS.dispatcherBatch - Math.ceil(LIMITS.dispatcherBatch / 4)),
+      handed: handed.splice(0, fromHand(LIMITS.dispatcherBatch)),
     });
     for (const outcome of ['sent', 'failed', 'suppressed', 'deferred'] as const)
       opts.metrics?.texts.inc({ outcome }, texts[outcome]);

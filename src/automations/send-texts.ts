@@ -25,6 +25,13 @@ export interface TextRound {
 }
 
 /**
+ * Of a round of `batch` texts, how many its hand may fill: the round always claims at least a
+ * quarter from the table, so a steady stream of handed texts never starves the texts waiting there
+ * (calling hours, retries).
+ */
+export const fromHand = (batch: number): number => batch - Math.ceil(batch / 4);
+
+/**
  * Sends the texts whose time has come: those it claims (due longer, so sent first), and those the
  * fan-out of this worker wrote already claimed and handed it (`handed`). At the moment of sending
  * it checks again what may have changed since the text was scheduled: an opt-out (the text is
@@ -47,9 +54,7 @@ export async function sendDueTexts(
   const handed = (opts.handed ?? []).filter(
     (t) => t.lease_until.getTime() - opts.leaseMs / 2 > opts.now.getTime(),
   );
-  // The round claims what room the handed texts leave, and always a quarter of a round, so a
-  // steady stream of them never starves the texts waiting in the table (calling hours, retries).
-  const room = Math.max(Math.ceil(opts.batch / 4), opts.batch - handed.length);
+  const room = opts.batch - Math.min(handed.length, fromHand(opts.batch));
   const claimed = await claimDueTexts(db, room, opts.leaseMs, opts.now);
   const leads = await getLeadViews(
     db,
