@@ -17,6 +17,21 @@ async function withDestination(t: TestApp, url: string) {
   return { ...src, destination_id: (res.json() as { destination_id: string }).destination_id };
 }
 
+// Noon in Chicago: each consenting lead gets its call task and its first text at once.
+const NOON_CHICAGO = new Date('2027-01-15T18:00:00Z');
+
+/** Three leads who consent to texts, in Illinois, phones `${prefix}0` to `${prefix}2`. */
+async function deliverTextable(t: TestApp, token: string, name: string, prefix: string) {
+  for (let i = 0; i < 3; i++) {
+    await deliver(t.app, token, {
+      name: `${name} ${i}`,
+      phone: `${prefix}${i}`,
+      state: 'IL',
+      sms_consent: true,
+    });
+  }
+}
+
 /**
  * The database, counting the waits inside its transactions: a wait is a statement sent while none
  * of the transaction's others was outstanding (statements sent together are one wait).
@@ -107,18 +122,64 @@ describe('dispatcher: rounds with a webhook destination', () => {
     }
   });
 
-  it('When a round hands on leads with a destination, a call task and a text, then its transaction waits four times, however many leads', async () => {
+  it('When a round hands on leads with a destination, a call task and a text, then its transaction waits four times on PostgreSQL and once on the embedded database, however many leads', async () => {
     const src = await withDestination(t, `${receiver.url}/waits`);
-    for (let i = 0; i < 3; i++) {
-      const lead = { name: `Waiting Will ${i}`, phone: `312555070${i}`, state: 'IL', sms_consent: true };
-      await deliver(t.app, src.token, lead);
-    }
+    await deliverTextable(t, src.token, 'Waiting Will', '312555070');
     const { db, waits } = countingWaits(t.db);
-    // Noon in Chicago: each lead gets its call task and its first text.
-    expect((await fanOut(db, 200, new Date('2027-01-15T18:00:00Z'))).dispatched).toBe(3);
-    // The messages; what they need (leads, destinations, agents); the numbers' opt-outs and texts
-    // of the day; every write. One statement after another, it was eleven.
-    expect(waits).toEqual([4]);
+    expect((await fanOut(db, 200, NOON_CHICAGO)).dispatched).toBe(3);
+    // On PostgreSQL: the messages; what they need (leads, destinations, agents); the numbers'
+    // opt-outs and texts of the day; every write. One statement after another, it was eleven. The
+    // embedded database's round reads outside its transaction, which only writes.
+    expect(waits).toEqual(t.db.kind === 'pglite' ? [1] : [4]);
+    for (const table of ['webhook_deliveries', 'dial_tasks', 'sms_messages'])
+      expect(await countRows(t.db, table, 'agent_id = $1', [src.agent_id])).toBe(3);
+  });
+
+  it.skipIf(TEST_DATABASE_URL)(
+    'When a round reads on the embedded database, then a statement made meanwhile runs before the round writes',
+    async () => {
+      const src = await withDestination(t, `${receiver.url}/between`);
+      await deliverTextable(t, src.token, 'Between Bea', '312555080');
+      const order: string[] = [];
+      let probed = false;
+      const watched: Database = {
+        ...t.db,
+        async query<T>(sql: string, params?: readonly unknown[]) {
+          const result = await t.db.query<T>(sql, params);
+          // After the round's first read, as a delivery's statement would come.
+          if (!probed) {
+            probed = true;
+            void t.db.query('SELECT 1').then(() => order.push('other statement'));
+          }
+          return result;
+        },
+        withTransaction: (fn) => {
+          order.push('round writes');
+          return t.db.withTransaction(fn);
+        },
+      };
+      expect((await fanOut(watched, 200, NOON_CHICAGO)).dispatched).toBe(3);
+      // Read inside the round's transaction, the other statement waited for its commit.
+      expect(order).toEqual(['other statement', 'round writes']);
+    },
+  );
+
+  it('When two rounds run at once, then each message is handed on once and each text handed to one sender', async () => {
+    const src = await withDestination(t, `${receiver.url}/twice`);
+    await deliverTextable(t, src.token, 'Twice Tom', '312555090');
+    const claim = { texts: 200, leaseMs: 30_000 };
+    const rounds = await Promise.all([
+      fanOut(t.db, 200, NOON_CHICAGO, claim),
+      fanOut(t.db, 200, NOON_CHICAGO, claim),
+    ]);
+    // PostgreSQL: the second round does not get the fan-out's lock. The embedded database: both
+    // read the same messages, and the round that writes second finds them marked and writes nothing.
+    expect(rounds.map((r) => r.dispatched).sort()).toEqual([0, 3]);
+    expect(rounds.flatMap((r) => r.texts.map((x) => x.to_phone)).sort()).toEqual([
+      '3125550900',
+      '3125550901',
+      '3125550902',
+    ]);
     for (const table of ['webhook_deliveries', 'dial_tasks', 'sms_messages'])
       expect(await countRows(t.db, table, 'agent_id = $1', [src.agent_id])).toBe(3);
   });

@@ -42,6 +42,10 @@ const NEXT_MESSAGES = `WITH fan_out AS MATERIALIZED (
    WHERE (SELECT ok FROM fan_out) AND dispatched_at IS NULL
    ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED`;
 
+/** The oldest messages not yet handed on, read without a lock (the embedded database's rounds). */
+const NEXT_MESSAGES_UNLOCKED = `SELECT agent_id, message_id, topic, lead_id, seq, payload, created_at
+  FROM outbox WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1`;
+
 export interface FanOutRound {
   /** How many messages it handed on. */
   dispatched: number;
@@ -50,15 +54,22 @@ export interface FanOutRound {
 }
 
 /**
- * Hands up to `limit` outbox messages on, oldest first, in one transaction: a webhook delivery per
- * subscribed destination, the call task and the first text. A message is dispatched exactly once —
- * the transaction that creates its deliveries also marks it — and a worker that finds another
- * fanning out goes on to send instead. The round reads and writes for all its messages at once,
- * deciding each in order, and the statements that do not wait on each other's answers are sent
- * together: four waits between its begin and its commit, however many messages (it was eleven, one
- * statement after another). On the embedded database the round's transaction holds the only
- * connection, and each wait is a turn of the server's busy event loop that the deliveries behind
- * it wait out too.
+ * Hands up to `limit` outbox messages on, oldest first: a webhook delivery per subscribed
+ * destination, the call task and the first text. A message is dispatched exactly once — the
+ * transaction that creates its deliveries also marks it, and commits only if it marked every
+ * message it read — and a worker that finds another fanning out goes on to send instead. The round
+ * reads and writes for all its messages at once, deciding each in order, and the statements that
+ * do not wait on each other's answers are sent together.
+ *
+ * On PostgreSQL the round is one transaction: it takes the fan-out's lock and locks its messages
+ * as it reads them, so rounds of several workers take turns, and four waits lie between its begin
+ * and its commit (it was eleven). The embedded database is one connection, which a transaction
+ * holds until it ends, and each of those waits is a turn of the server's busy event loop that every
+ * delivery behind it waited out too; and only one process opens it. There the round reads without
+ * a lock or a transaction, deliveries' statements running between its reads, and writes in a
+ * transaction whose statements all go at once; a round that finds a message already marked (one
+ * running beside it in the same process) writes nothing.
+ *
  * Up to `claim.texts` texts due at once are written already claimed for `claim.leaseMs` and
  * returned with their leads, for this worker's sender: claimed by a statement of its own, a text's
  * row was written three times (scheduled, claimed, sent) and its lead read twice, and the claim
@@ -70,32 +81,79 @@ export async function fanOut(
   now: Date,
   claim: { texts: number; leaseMs: number } = { texts: 0, leaseMs: 0 },
 ): Promise<FanOutRound> {
-  return db.withTransaction(async (tx) => {
-    const { rows } = await tx.query<OutboxRow>(NEXT_MESSAGES, [FAN_OUT_LOCK, limit]);
-    if (rows.length === 0) return { dispatched: 0, texts: [] };
-    const events = rows.filter((m) => m.lead_id && LEAD_EVENTS.has(m.topic));
-    const [leads, destinations, agents] = await Promise.all([
-      getLeadViews(
-        tx,
-        rows.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
-      ),
-      destinationsOf(tx, rows),
-      loadFollowUpAgents(
-        tx,
-        events.map((m) => m.agent_id),
-      ),
-    ]);
-    const leadOf = (m: OutboxRow) =>
-      m.lead_id ? (leads.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
-    const { tasks, texts } = await followUp(tx, events, leadOf, agents, now);
-    const [, , written] = await Promise.all([
-      insertDeliveries(tx, webhookDeliveries(rows, destinations, leadOf)),
-      addCallTasks(tx, tasks),
-      scheduleTexts(tx, claimDue(texts, now, claim)),
-      tx.query(MARK_DISPATCHED, [rows.map((m) => m.agent_id), rows.map((m) => m.message_id)]),
-    ]);
-    return { dispatched: rows.length, texts: handed(written, leads, agents) };
+  const round =
+    db.kind === 'pglite'
+      ? readRound(db, NEXT_MESSAGES_UNLOCKED, [limit], now).then((round) =>
+          round ? db.withTransaction((tx) => writeRound(tx, round, now, claim)) : NOTHING,
+        )
+      : db.withTransaction(async (tx) => {
+          const round = await readRound(tx, NEXT_MESSAGES, [FAN_OUT_LOCK, limit], now);
+          return round ? writeRound(tx, round, now, claim) : NOTHING;
+        });
+  return round.catch((err: unknown) => {
+    if (err instanceof HandedOnMeanwhile) return NOTHING;
+    throw err;
   });
+}
+
+const NOTHING: FanOutRound = { dispatched: 0, texts: [] };
+
+/** Thrown inside a round's transaction, rolling it back, when a message it read was marked meanwhile. */
+class HandedOnMeanwhile extends Error {}
+
+/** What a round read and decided: its messages, their leads, and what to write for them. */
+interface ReadRound {
+  rows: OutboxRow[];
+  leads: Map<string, LeadView>;
+  agents: ReadonlyMap<string, FollowUpAgent>;
+  deliveries: NewDelivery[];
+  tasks: NewCallTask[];
+  texts: NewText[];
+}
+
+/** The round's messages (`next`, with its parameters) and everything it writes for them; null if none. */
+async function readRound(
+  q: Queryable,
+  next: string,
+  params: unknown[],
+  now: Date,
+): Promise<ReadRound | null> {
+  const { rows } = await q.query<OutboxRow>(next, params);
+  if (rows.length === 0) return null;
+  const events = rows.filter((m) => m.lead_id && LEAD_EVENTS.has(m.topic));
+  const [leads, destinations, agents] = await Promise.all([
+    getLeadViews(
+      q,
+      rows.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
+    ),
+    destinationsOf(q, rows),
+    loadFollowUpAgents(
+      q,
+      events.map((m) => m.agent_id),
+    ),
+  ]);
+  const leadOf = (m: OutboxRow) =>
+    m.lead_id ? (leads.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
+  const { tasks, texts } = await followUp(q, events, leadOf, agents, now);
+  return { rows, leads, agents, deliveries: webhookDeliveries(rows, destinations, leadOf), tasks, texts };
+}
+
+/** Writes a round's decisions and marks its messages, all its statements sent at once. */
+async function writeRound(
+  tx: Queryable,
+  { rows, leads, agents, deliveries, tasks, texts }: ReadRound,
+  now: Date,
+  claim: { texts: number; leaseMs: number },
+): Promise<FanOutRound> {
+  const [, , written, marked] = await Promise.all([
+    insertDeliveries(tx, deliveries),
+    addCallTasks(tx, tasks),
+    scheduleTexts(tx, claimDue(texts, now, claim)),
+    tx.query(MARK_DISPATCHED, [rows.map((m) => m.agent_id), rows.map((m) => m.message_id)]),
+  ]);
+  if (marked.rowCount !== rows.length)
+    throw new HandedOnMeanwhile('a message of the round was handed on meanwhile');
+  return { dispatched: rows.length, texts: handed(written, leads, agents) };
 }
 
 /** The first `claim.texts` texts due by `now`, claimed until `now` + `claim.leaseMs`. */
