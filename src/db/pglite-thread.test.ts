@@ -68,6 +68,32 @@ describe('the embedded database in its own thread', () => {
     expect((await db.query('SELECT 1 FROM t WHERE id = 3')).rowCount).toBe(0);
   });
 
+  it('When a transaction begins, then its first statement goes with the begin, not a turn of the event loop later', async () => {
+    const ran = db.withTransaction(
+      async (tx) =>
+        (await tx.query<{ at: Date }>('SELECT clock_timestamp() AS at WHERE $1::int = 1', [1])).rows[0]?.at,
+    );
+    // This thread is busy: a statement sent only once the begin's answer was read would run after.
+    const busyUntil = Date.now() + 300;
+    while (Date.now() < busyUntil);
+    const at = await ran;
+    expect(at?.getTime()).toBeLessThan(busyUntil);
+  });
+
+  it('When a statement of a transaction fails, then the transaction fails with its error and the next one works', async () => {
+    const failed = await db
+      .withTransaction(async (tx) => {
+        await tx.query('INSERT INTO t (id, note) VALUES (4, $1)', ['rolled back']);
+        await tx.query('SELECT 1/0 WHERE $1::int = 1', [1]);
+      })
+      .catch((e: unknown) => e);
+    expect(failed).toMatchObject({ code: '22012' });
+    expect((await db.query('SELECT 1 FROM t WHERE id = 4')).rowCount).toBe(0);
+    expect(await db.withTransaction(async (tx) => (await tx.query('SELECT 7 AS n')).rows)).toEqual([
+      { n: 7 },
+    ]);
+  });
+
   it('When the database works on a long statement, then the event loop goes on turning', async () => {
     let turns = 0;
     const ticker = setInterval(() => turns++, 5);

@@ -8,7 +8,7 @@ import { transactionStatements, type Database, type QueryResult } from './databa
 /** A call to the embedded database's thread (pglite-worker.ts). */
 export type Request =
   | { id: number; op: 'query'; sql: string; params?: readonly unknown[]; tx?: number }
-  | { id: number; op: 'begin' }
+  | { id: number; op: 'begin'; tx: number }
   | { id: number; op: 'end'; tx: number; commit: boolean }
   | { id: number; op: 'close' };
 
@@ -30,6 +30,7 @@ export async function createPgliteThreadDb(dir: string | undefined): Promise<Dat
   const waiting = new Map<number, Waiter>();
   let failed: Error | null = null;
   let nextId = 0;
+  let nextTx = 0;
 
   const settle = (id: number, how: (w: Waiter) => void) => {
     const w = waiting.get(id);
@@ -74,15 +75,19 @@ export async function createPgliteThreadDb(dir: string | undefined): Promise<Dat
     kind: 'pglite',
     query: (sql, params) => query(sql, params),
     async withTransaction(fn) {
-      const tx = (await call({ id: id(), op: 'begin' })) as number;
-      // Statements sent together go to the thread at once: no turn of this thread's event loop
-      // between them while the transaction holds PGlite's one connection.
+      // The transaction holds PGlite's one connection from its begin to its end, so no turn of
+      // this thread's event loop is spent on what need not wait: its first statements follow its
+      // begin at once, and statements sent together go to the thread together.
+      const tx = ++nextTx;
+      const begun = call({ id: id(), op: 'begin', tx });
+      begun.catch(() => undefined); // awaited below; meanwhile its statements fail with it
       const statements = transactionStatements((sql, params) => query(sql, params, tx), {
         oneAtATime: false,
       });
       let result;
       try {
         result = await fn(statements.tx).finally(statements.end);
+        await begun;
       } catch (err) {
         await call({ id: id(), op: 'end', tx, commit: false }).catch(() => undefined);
         throw err;

@@ -11,8 +11,17 @@ if (!port) throw new Error('pglite-worker.ts runs as a worker thread');
 
 const db = await createPgliteDb((workerData as { dir: string | undefined }).dir);
 
-/** Open transactions by id: the statement runner, and how the server's thread ends it. */
-const open = new Map<number, { tx: Queryable; end: (commit: boolean) => void }>();
+/** An open transaction: its statement runner, and how the server's thread ends it. */
+interface Open {
+  tx: Queryable;
+  end: (commit: boolean) => void;
+}
+/**
+ * Transactions by the id the server's thread gave them, from their 'begin' on: their statements
+ * may come right behind it, before PGlite has begun them (it waits for the statement running), and
+ * wait here for that.
+ */
+const open = new Map<number, Promise<Open>>();
 /** A transaction's end that is not a commit: thrown inside it, so PGlite rolls it back. */
 const ROLLBACK = Symbol('rollback');
 
@@ -23,37 +32,48 @@ const answer = (id: number, work: Promise<unknown>) =>
     (err: unknown) => reply({ id, err: errorFields(err) }),
   );
 
-let nextTx = 0;
 /** How each open transaction ends: resolved on commit, rejected with ROLLBACK or a failure. */
 const ending = new Map<number, Promise<void>>();
 
 port.on('message', (m: Request) => {
   switch (m.op) {
     case 'query': {
-      const runner = m.tx === undefined ? db : open.get(m.tx)?.tx;
-      if (!runner) return reply({ id: m.id, err: { message: `no open transaction ${m.tx}` } });
-      return void answer(m.id, runner.query(m.sql, m.params));
+      if (m.tx === undefined) return void answer(m.id, db.query(m.sql, m.params));
+      const t = open.get(m.tx);
+      if (!t) return reply({ id: m.id, err: { message: `no open transaction ${m.tx}` } });
+      return void answer(
+        m.id,
+        t.then((o) => o.tx.query(m.sql, m.params)),
+      );
     }
     case 'begin': {
-      // Answered from inside the transaction once it has begun; its end is answered by 'end'.
-      const txId = ++nextTx;
-      let begun = false;
+      // Answered once the transaction has begun (or failed to); its end is answered by 'end'.
+      let begun: (o: Open) => void = () => undefined;
+      let failed: (err: unknown) => void = () => undefined;
+      const opened = new Promise<Open>((resolve, reject) => {
+        begun = resolve;
+        failed = reject;
+      });
+      opened.catch(() => undefined); // its statements and the 'begin' itself are told
+      open.set(m.tx, opened);
+      let started = false;
       const done = db.withTransaction(
         (tx) =>
           new Promise<void>((resolve, reject) => {
-            begun = true;
-            open.set(txId, { tx, end: (commit) => (commit ? resolve() : reject(ROLLBACK)) });
-            reply({ id: m.id, ok: txId });
+            started = true;
+            begun({ tx, end: (commit) => (commit ? resolve() : reject(ROLLBACK)) });
+            reply({ id: m.id, ok: m.tx });
           }),
       );
-      ending.set(txId, done);
+      ending.set(m.tx, done);
       done
         .catch((err: unknown) => {
-          if (begun) return;
-          ending.delete(txId);
+          if (started) return;
+          ending.delete(m.tx);
+          failed(err);
           reply({ id: m.id, err: errorFields(err) });
         })
-        .finally(() => open.delete(txId));
+        .finally(() => open.delete(m.tx));
       return;
     }
     case 'end': {
@@ -61,14 +81,16 @@ port.on('message', (m: Request) => {
       const done = ending.get(m.tx);
       if (!t || !done) return reply({ id: m.id, err: { message: `no open transaction ${m.tx}` } });
       ending.delete(m.tx);
-      t.end(m.commit);
-      const ended = done.then(
-        () => null,
-        (err: unknown) => {
-          if (err === ROLLBACK) return null;
-          throw err;
-        },
-      );
+      const ended = t.then((o) => {
+        o.end(m.commit);
+        return done.then(
+          () => null,
+          (err: unknown) => {
+            if (err === ROLLBACK) return null;
+            throw err;
+          },
+        );
+      });
       return void answer(m.id, ended);
     }
     case 'close':
