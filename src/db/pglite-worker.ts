@@ -48,11 +48,11 @@ port.on('message', (m: Request) => {
     }
     case 'begin': {
       // Answered once the transaction has begun (or failed to); its end is answered by 'end'.
-      let begun: (o: Open) => void = () => undefined;
-      let failed: (err: unknown) => void = () => undefined;
+      let opens: (o: Open) => void = () => undefined;
+      let cannotOpen: (err: unknown) => void = () => undefined;
       const opened = new Promise<Open>((resolve, reject) => {
-        begun = resolve;
-        failed = reject;
+        opens = resolve;
+        cannotOpen = reject;
       });
       opened.catch(() => undefined); // its statements and the 'begin' itself are told
       open.set(m.tx, opened);
@@ -61,7 +61,7 @@ port.on('message', (m: Request) => {
         (tx) =>
           new Promise<void>((resolve, reject) => {
             started = true;
-            begun({ tx, end: (commit) => (commit ? resolve() : reject(ROLLBACK)) });
+            opens({ tx, end: (commit) => (commit ? resolve() : reject(ROLLBACK)) });
             reply({ id: m.id, ok: m.tx });
           }),
       );
@@ -70,7 +70,7 @@ port.on('message', (m: Request) => {
         .catch((err: unknown) => {
           if (started) return;
           ending.delete(m.tx);
-          failed(err);
+          cannotOpen(err);
           reply({ id: m.id, err: errorFields(err) });
         })
         .finally(() => open.delete(m.tx));
