@@ -31,6 +31,9 @@ interface OutboxRow {
   created_at: Date;
 }
 
+/** An outbox message's columns, as `OutboxRow` has them. */
+const OUTBOX_COLUMNS = 'agent_id, message_id, topic, lead_id, seq, payload, created_at';
+
 /**
  * The oldest messages not yet handed on, locked for this round, when this transaction takes the
  * fan-out's lock (one statement: the lock is a one-time filter, so a round that does not get it
@@ -38,13 +41,13 @@ interface OutboxRow {
  */
 const NEXT_MESSAGES = `WITH fan_out AS MATERIALIZED (
     SELECT pg_try_advisory_xact_lock($1, hashtext(current_schema())) AS ok)
-  SELECT agent_id, message_id, topic, lead_id, seq, payload, created_at FROM outbox
+  SELECT ${OUTBOX_COLUMNS} FROM outbox
    WHERE (SELECT ok FROM fan_out) AND dispatched_at IS NULL
    ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED`;
 
 /** The oldest messages not yet handed on, read without a lock (the embedded database's rounds). */
-const NEXT_MESSAGES_UNLOCKED = `SELECT agent_id, message_id, topic, lead_id, seq, payload, created_at
-  FROM outbox WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1`;
+const NEXT_MESSAGES_UNLOCKED = `SELECT ${OUTBOX_COLUMNS} FROM outbox
+   WHERE dispatched_at IS NULL ORDER BY seq LIMIT $1`;
 
 export interface FanOutRound {
   /** How many messages it handed on. */
@@ -83,12 +86,12 @@ export async function fanOut(
 ): Promise<FanOutRound> {
   const round =
     db.kind === 'pglite'
-      ? readRound(db, NEXT_MESSAGES_UNLOCKED, [limit], now).then((round) =>
-          round ? db.withTransaction((tx) => writeRound(tx, round, now, claim)) : NOTHING,
+      ? readRound(db, NEXT_MESSAGES_UNLOCKED, [limit], now).then((read) =>
+          read ? db.withTransaction((tx) => writeRound(tx, read, now, claim)) : NOTHING,
         )
       : db.withTransaction(async (tx) => {
-          const round = await readRound(tx, NEXT_MESSAGES, [FAN_OUT_LOCK, limit], now);
-          return round ? writeRound(tx, round, now, claim) : NOTHING;
+          const read = await readRound(tx, NEXT_MESSAGES, [FAN_OUT_LOCK, limit], now);
+          return read ? writeRound(tx, read, now, claim) : NOTHING;
         });
   return round.catch((err: unknown) => {
     if (err instanceof HandedOnMeanwhile) return NOTHING;
