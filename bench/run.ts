@@ -31,6 +31,7 @@ import { editQuery } from '../test/support/db.ts';
 import { lead } from './lead.ts';
 import { peakRssMb, resetPeakRss, withCpu } from './proc.ts';
 import {
+  adminPost,
   provisionSource,
   serverFigures,
   startLeadgate,
@@ -99,11 +100,21 @@ interface Scenario {
   next(i: number): Call;
 }
 
+/**
+ * A token the gateway issued, then revoked by regenerating it: what a vendor still posting with an
+ * old token presents. It carries the installation's check, so it is looked up (a made-up one is not).
+ */
+async function revokedToken(url: string): Promise<string> {
+  const old = await provisionSource(url);
+  await adminPost(url, `/sources/${old.sourceId}/regenerate`, {});
+  return old.token;
+}
+
 interface Target {
   url: string;
   token: string;
   run: string;
-  /** A well-formed token that names no source. */
+  /** A token the gateway issued and the agent then regenerated: it names no source now. */
   staleToken: string;
   /** Deliveries made before measuring: repeats merge into them, replays resend them. */
   seeded: Array<{ body: string; key: string; phone: string }>;
@@ -367,7 +378,7 @@ async function benchGateway(
     const target: Target = {
       url,
       token: source.token,
-      staleToken: randomUUID(),
+      staleToken: await revokedToken(url),
       run,
       seeded: await seed(url, source.token, run),
     };

@@ -57,6 +57,12 @@ export const LIMITS = {
   knownTokenCacheSize: 10_000,
   tokenLookupBatch: 500,
   /**
+   * While any source still has a token issued without a check (before checks were issued), how
+   * often a process asks whether one still does: until none does, a token that fails the check is
+   * looked up all the same (src/sources/token-checks.ts).
+   */
+  uncheckedTokensRecheckMs: 60_000,
+  /**
    * A server's JavaScript heap may grow this many percent past what its last full collection kept
    * before the next one (HEAP_GROWTH_PERCENT). V8's own factor let a busy server's heap swing
    * between about 50 and 175 MB, and its RSS between 194 and 280 MB, over a soak.

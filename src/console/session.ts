@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySession from '@fastify/session';
-import type { Queryable } from '../db/index.ts';
+import { settingMadeOnce, type Queryable } from '../db/index.ts';
 import { LIMITS } from '../config.ts';
 
 declare module 'fastify' {
@@ -19,17 +19,7 @@ declare module 'fastify' {
  * start and kept in the database, so every gateway process on it (and every restart) shares it.
  */
 export async function sessionSecret(db: Queryable, configured: string | undefined): Promise<string> {
-  if (configured) return configured;
-  await db.query(
-    `INSERT INTO settings (name, value) VALUES ('session_secret', $1) ON CONFLICT (name) DO NOTHING`,
-    [randomBytes(32).toString('hex')],
-  );
-  const { rows } = await db.query<{ value: string }>(
-    `SELECT value FROM settings WHERE name = 'session_secret'`,
-  );
-  const secret = rows[0]?.value;
-  if (!secret) throw new Error('no session secret in settings');
-  return secret;
+  return configured ?? settingMadeOnce(db, 'session_secret', () => randomBytes(32).toString('hex'));
 }
 
 type Callback = (err?: unknown) => void;

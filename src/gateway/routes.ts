@@ -5,6 +5,7 @@ import type { Database } from '../db/index.ts';
 import { ERRORS } from '../errors.ts';
 import { noteForLog } from '../http/logging.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { createTokenChecks } from '../sources/token-checks.ts';
 import { authenticate, type Authenticated } from './authenticate.ts';
 import { deliver } from './deliver.ts';
 import { createExactRetries } from './exact-retries.ts';
@@ -36,7 +37,13 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LIMITS.maxBodyBytes }, (_req, body, done) =>
     done(null, body),
   );
-  const guards = { limiter: createRateLimiter(deps.rateLimit), directory: createSourceDirectory(deps.db) };
+  // Whether made-up tokens can be refused without a lookup is known before the first request.
+  const checks = createTokenChecks(deps.db);
+  await checks.refresh();
+  const guards = {
+    limiter: createRateLimiter(deps.rateLimit),
+    directory: createSourceDirectory(deps.db, { checks }),
+  };
   const gateway = { db: deps.db, exactRetries: createExactRetries(deps.db) };
   // What Fastify itself refuses (the body reader) or a fault nobody expected: answered the same way,
   // once the database confirms a token taken from memory (a revoked token is told 401).

@@ -2,6 +2,7 @@ import { LIMITS } from '../config.ts';
 import { gathered } from '../db/gathered.ts';
 import type { Queryable } from '../db/index.ts';
 import { findActiveSourcesByTokenHash, type AuthenticatedSource } from '../sources/source-repository.ts';
+import { LOOK_UP_EVERY_TOKEN, type TokenChecks } from '../sources/token-checks.ts';
 import { hashToken } from '../sources/tokens.ts';
 import { createUnknownTokens, type UnknownTokens } from './unknown-tokens.ts';
 
@@ -35,7 +36,8 @@ export function onDatabaseWord<T>(claim: SourceClaim, step: () => Promise<T>): P
  * Which source a token names, for the gateway. A token seen lately is answered from memory
  * (provisionally: every write checks the token and the source's revision in its own statement, so a
  * revoked token fails on its very next request). Tokens found unknown are refused from memory for a
- * few seconds. Every other lookup goes to the database with the others made in the same turn of
+ * few seconds, and a token that fails the installation's check (`checks`: one the gateway never
+ * issued) without a lookup at all. Every other lookup goes to the database with the others made in the same turn of
  * the event loop or while the previous lookup was under way: one query for a burst of requests, and
  * a flood of made-up tokens costs a query per round trip, not per request.
  */
@@ -48,12 +50,19 @@ export interface SourceDirectory {
 
 export function createSourceDirectory(
   db: Queryable,
-  opts: { knownTtlMs?: number; max?: number; now?: () => number; unknown?: UnknownTokens } = {},
+  opts: {
+    knownTtlMs?: number;
+    max?: number;
+    now?: () => number;
+    unknown?: UnknownTokens;
+    checks?: TokenChecks;
+  } = {},
 ): SourceDirectory {
   const ttlMs = opts.knownTtlMs ?? LIMITS.knownTokenCacheMs;
   const max = opts.max ?? LIMITS.knownTokenCacheSize;
   const now = opts.now ?? Date.now;
   const unknown = opts.unknown ?? createUnknownTokens({ now });
+  const checks = opts.checks ?? LOOK_UP_EVERY_TOKEN;
   const known = new Map<string, { claim: SourceClaim; until: number }>();
   const lookup = batchedLookup(db);
 
@@ -77,6 +86,7 @@ export function createSourceDirectory(
       if (unknown.has(key)) return null;
       const remembered = known.get(key);
       if (remembered && remembered.until > now()) return remembered.claim;
+      if (!checks.mayName(key)) return null;
       return confirm(key);
     },
     confirm,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { iso, type Queryable } from '../db/index.ts';
-import { hashToken, newSourceToken } from './tokens.ts';
+import { hashToken, newSourceToken, tokenKey } from './tokens.ts';
 
 /**
  * A source's mapping rules as stored: a sent key → the lead field it fills, or null to ignore the
@@ -72,6 +72,14 @@ export async function findActiveSourcesByTokenHash(
   return new Map(rows.map(({ token_hash, ...source }) => [token_hash, source]));
 }
 
+/** Whether any source, active or not, still has a token issued without a check (before checks were). */
+export async function hasUncheckedTokens(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ unchecked: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM sources WHERE NOT token_checked) AS unchecked',
+  );
+  return rows[0]?.unchecked ?? true;
+}
+
 /**
  * Whether the token still names this source, active, at this revision: what a write checks, in its
  * own transaction, when the gateway took the source from memory.
@@ -135,9 +143,10 @@ export async function createSource(
   agentId: string,
   name: string,
 ): Promise<{ source: SourceRow; token: string }> {
-  const token = newSourceToken();
+  const token = newSourceToken(await tokenKey(db));
   const { rows } = await db.query<SourceRow>(
-    `INSERT INTO sources (agent_id, source_id, name, token_hash) VALUES ($1, $2, $3, $4) RETURNING ${SOURCE_COLUMNS}`,
+    `INSERT INTO sources (agent_id, source_id, name, token_hash, token_checked)
+     VALUES ($1, $2, $3, $4, true) RETURNING ${SOURCE_COLUMNS}`,
     [agentId, randomUUID(), name, hashToken(token)],
   );
   return { source: toSource(rows[0]), token };
@@ -147,9 +156,10 @@ export async function regenerateSourceToken(
   db: Queryable,
   sourceId: string,
 ): Promise<{ source: SourceRow; token: string } | null> {
-  const token = newSourceToken();
+  const token = newSourceToken(await tokenKey(db));
   const { rows } = await db.query<SourceRow>(
-    `UPDATE sources SET token_hash = $2, updated_at = now() WHERE source_id = $1 RETURNING ${SOURCE_COLUMNS}`,
+    `UPDATE sources SET token_hash = $2, token_checked = true, updated_at = now()
+      WHERE source_id = $1 RETURNING ${SOURCE_COLUMNS}`,
     [sourceId, hashToken(token)],
   );
   return rows[0] ? { source: toSource(rows[0]), token } : null;

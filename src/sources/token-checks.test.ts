@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Queryable } from '../db/index.ts';
+import { createTokenChecks } from './token-checks.ts';
+import { newSourceToken } from './tokens.ts';
+
+const KEY_HEX = '6c6561646761746520746f6b656e206b657920666f722074657374732030303031';
+const ISSUED = newSourceToken(Buffer.from(KEY_HEX, 'hex'));
+
+/** A database with the installation's key, where `state.unchecked` says whether old tokens remain; it records each question. */
+function fakeDb(state: { unchecked: boolean; down?: boolean }) {
+  const asked: string[] = [];
+  const db: Queryable = {
+    query: async <T>(sql: string) => {
+      if (state.down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      asked.push(sql);
+      const rows = sql.includes('FROM settings') ? [{ value: KEY_HEX }] : [{ unchecked: state.unchecked }];
+      return { rows: rows as T[], rowCount: rows.length };
+    },
+  };
+  return { db, asked: () => asked.filter((sql) => sql.includes('token_checked')).length };
+}
+
+describe('createTokenChecks', () => {
+  it('When no source has a token without a check, then a made-up token is refused and an issued one may name a source; the database is not asked again', async () => {
+    let now = 0;
+    const { db, asked } = fakeDb({ unchecked: false });
+    const checks = createTokenChecks(db, { recheckMs: 1_000, now: () => now });
+    await checks.refresh();
+    expect(checks.mayName(randomUUID())).toBe(false);
+    expect(checks.mayName(ISSUED)).toBe(true);
+    expect(checks.mayName(ISSUED.toUpperCase())).toBe(true);
+    now += 10_000;
+    checks.mayName(randomUUID());
+    expect(asked()).toBe(1);
+  });
+
+  it('When a source still has a token from before the checks, then every token may name one until the database says none is left', async () => {
+    let now = 0;
+    const state = { unchecked: true };
+    const { db, asked } = fakeDb(state);
+    const checks = createTokenChecks(db, { recheckMs: 1_000, now: () => now });
+    await checks.refresh();
+    const madeUp = randomUUID();
+    expect(checks.mayName(madeUp)).toBe(true);
+    now += 999;
+    expect(checks.mayName(madeUp)).toBe(true);
+    expect(asked()).toBe(1); // not again before recheckMs
+    state.unchecked = false; // the agent regenerated the last old token
+    now += 1;
+    expect(checks.mayName(madeUp)).toBe(true); // asks now; this token is looked up meanwhile
+    await checks.refresh(); // the question under way
+    expect(asked()).toBe(2);
+    expect(checks.mayName(madeUp)).toBe(false);
+  });
+
+  it('When the database does not answer, then every token may name a source, and it is asked again later', async () => {
+    let now = 0;
+    const state = { unchecked: false, down: true };
+    const { db, asked } = fakeDb(state);
+    const checks = createTokenChecks(db, { recheckMs: 1_000, now: () => now });
+    await checks.refresh();
+    expect(checks.mayName(randomUUID())).toBe(true);
+    state.down = false;
+    now += 1_000;
+    checks.mayName(randomUUID());
+    await checks.refresh();
+    expect(asked()).toBeGreaterThanOrEqual(1);
+    expect(checks.mayName(randomUUID())).toBe(false);
+  });
+
+  it('Before the database has answered, every token may name a source', () => {
+    const { db } = fakeDb({ unchecked: false });
+    expect(createTokenChecks(db).mayName(randomUUID())).toBe(true);
+  });
+});
