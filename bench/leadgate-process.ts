@@ -75,6 +75,7 @@ export async function serverFigures(url: string) {
     heap: mb(figure('nodejs_heap_size_used_bytes')),
     external: mb(figure('nodejs_external_memory_bytes')),
     outbox: figure('outbox_depth'),
+    textsDue: figure('texts_due'),
   };
 }
 

@@ -7,8 +7,8 @@
  * each PostgreSQL run.
  * On PostgreSQL it runs again with two processes (`leadgate serve --workers 2`), then counts what a
  * correct gateway never makes: two leads for one idempotency key, two leads for one phone. After each
- * scenario it waits for the dispatcher to empty the outbox ("drain s"), so one scenario's follow-ups
- * do not run during the next one's measurement.
+ * scenario it waits for the dispatcher to empty the outbox and send the texts that are due ("drain
+ * s"), so one scenario's follow-ups do not run during the next one's measurement.
  * Prints a table and writes bench/results/latest.json. No timing is asserted anywhere.
  *   npm run bench
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
@@ -304,11 +304,16 @@ async function seed(url: string, token: string, run: string): Promise<Target['se
   return seeded;
 }
 
-/** Waits until the server's outbox is empty; returns the seconds it took (null: not within 5 min). */
+/**
+ * Waits until the server's outbox is empty and no text is due (the texts of new leads, sent by the
+ * dispatcher's text loop after their messages are handed on); returns the seconds it took (null:
+ * not within 5 min).
+ */
 async function drained(url: string): Promise<number | null> {
   const t0 = Date.now();
   while (Date.now() - t0 < 300_000) {
-    if ((await serverFigures(url)).outbox === 0) return Math.round((Date.now() - t0) / 100) / 10;
+    const { outbox, textsDue } = await serverFigures(url);
+    if (outbox === 0 && textsDue === 0) return Math.round((Date.now() - t0) / 100) / 10;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return null;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { queueStats } from '../src/automations/queue-stats.ts';
+import { scheduleTexts } from '../src/automations/sms-repository.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { buildApp } from '../src/app.ts';
 import type { FastifyInstance } from 'fastify';
@@ -67,5 +69,31 @@ describe('GET /metrics', () => {
     expect(value(text, 'leadgate_dead_letters')).toBe(2);
     expect(value(text, 'leadgate_webhook_attempts_total{outcome="dead"}')).toBe(2);
     expect(text).not.toContain(src.token);
+  });
+
+  it('When texts are due and not sent, then leadgate_texts_due counts them; a text not yet due, or sent, is not counted', async () => {
+    const { rows } = await testDb.db.query<{ agent_id: string; lead_id: string }>(
+      'SELECT agent_id, lead_id FROM leads LIMIT 1',
+    );
+    const lead = rows[0];
+    if (!lead) throw new Error('the test before left no lead');
+    const before = value(await metrics(), 'leadgate_texts_due');
+    const text = (send_at: Date, lease_until?: Date) => ({
+      ...lead,
+      message_id: randomUUID(),
+      to_phone: '+12145550601',
+      body: 'Hi',
+      send_at,
+      ...(lease_until ? { lease_until } : {}),
+    });
+    const now = Date.now();
+    const [due] = await scheduleTexts(testDb.db, [
+      text(new Date(now - 60_000)),
+      text(new Date(now - 1_000), new Date(now + 30_000)), // being sent
+      text(new Date(now + 3_600_000)), // an hour from now
+    ]);
+    expect(value(await metrics(), 'leadgate_texts_due')).toBe(before + 2);
+    await testDb.db.query(`UPDATE sms_messages SET status = 'sent' WHERE sms_id = $1`, [due?.sms_id]);
+    expect(value(await metrics(), 'leadgate_texts_due')).toBe(before + 1);
   });
 });

@@ -8,6 +8,8 @@ export interface QueueStats {
   /** Webhook deliveries pending or being sent, and dead ones (the retry budget spent). */
   webhooksPending: number;
   deadLetters: number;
+  /** Texts whose time has come and that are not sent yet (those being sent included). */
+  textsDue: number;
 }
 
 /** The process's Prometheus metrics, served at `GET /metrics` (docs/admin-api.md, "Metrics"). */
@@ -29,7 +31,7 @@ export function createMetrics(queue?: () => Promise<QueueStats>): Metrics {
   collectDefaultMetrics({ register: registry, prefix: 'leadgate_' });
   const registers = [registry];
   if (queue) {
-    // One read per scrape fills all four gauges.
+    // One read per scrape fills all the queue gauges.
     let pending: Promise<QueueStats> | null = null;
     const read = () => (pending ??= queue().finally(() => setTimeout(() => (pending = null), 0)));
     const gauge = (name: string, help: string, pick: (s: QueueStats) => number) =>
@@ -53,6 +55,11 @@ export function createMetrics(queue?: () => Promise<QueueStats>): Metrics {
       (s) => s.webhooksPending,
     );
     gauge('leadgate_dead_letters', 'Webhook deliveries whose retry budget is spent', (s) => s.deadLetters);
+    gauge(
+      'leadgate_texts_due',
+      'Texts whose time has come and that are not sent yet (those being sent included)',
+      (s) => s.textsDue,
+    );
   }
   return {
     registry,
