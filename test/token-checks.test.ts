@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashToken, tokenKey, carriesCheck } from '../src/sources/tokens.ts';
-import { adminInject, createTestApp, watchedTestApp, type TestApp } from './support/app.ts';
-import { createTestDb, type TestDb } from './support/db.ts';
+import type { Queryable } from '../src/db/index.ts';
+import { adminInject, watchedTestApp, type TestApp } from './support/app.ts';
+import { createTestDb } from './support/db.ts';
 import { deliver } from './support/deliver.ts';
-import { faultyDb, type FaultyDb } from './support/faulty-db.ts';
+import type { FaultyDb } from './support/faulty-db.ts';
 
 // Every token the gateway issues carries a check under the installation's key (src/sources/tokens.ts);
 // a token that fails it is refused without a lookup once no source has a token issued before the
@@ -27,37 +28,42 @@ async function newSource(t: TestApp, name: string): Promise<{ source_id: string;
 
 /** An agent and a source whose token was issued before the checks (a random UUID), straight into the tables. */
 async function insertOldSource(
-  testDb: TestDb,
+  db: Queryable,
   active: boolean,
 ): Promise<{ source_id: string; token: string }> {
   const agentId = randomUUID();
   const sourceId = randomUUID();
   const token = randomUUID();
-  await testDb.db.query(
+  await db.query(
     `INSERT INTO agents (agent_id, name, timezone) VALUES ($1, 'Old Agent', 'America/Chicago')`,
     [agentId],
   );
-  await testDb.db.query(
+  await db.query(
     `INSERT INTO sources (agent_id, source_id, name, token_hash, active) VALUES ($1, $2, 'Old source', $3, $4)`,
     [agentId, sourceId, hashToken(token), active],
   );
   return { source_id: sourceId, token };
 }
 
-/** A test app, watched, over a database that already holds what `before` puts there (an upgraded installation). */
-async function upgradedApp(before: (testDb: TestDb) => Promise<void>) {
-  const testDb = await createTestDb();
-  await before(testDb);
-  const faulty = faultyDb(testDb.db);
-  const t = await createTestApp({ db: faulty.db, testDb });
-  return {
-    t,
-    faulty,
-    async close() {
-      await t.close();
-      await testDb.cleanup();
+/**
+ * A test app, watched, over a database that already holds a source whose token was issued before
+ * the checks (an upgraded installation), active or not.
+ */
+async function appWithOldSource(active: boolean) {
+  let old = { source_id: '', token: '' };
+  const watched = await watchedTestApp({
+    before: async (db) => {
+      old = await insertOldSource(db, active);
     },
-  };
+  });
+  return { ...watched, old };
+}
+
+/** Delivers with a made-up token: refused 401; returns how many token lookups reached the database. */
+async function madeUpLookups(t: TestApp, faulty: FaultyDb): Promise<number> {
+  faulty.state.seen.length = 0;
+  expect((await deliver(t.app, randomUUID(), lead('Nobody'))).statusCode).toBe(401);
+  return lookups(faulty).length;
 }
 
 afterEach(() => {
@@ -89,15 +95,10 @@ describe('checked source tokens', () => {
   });
 
   it('When a source still has a token issued before the checks, then it delivers, made-up tokens are looked up, and once it is regenerated they are refused without one', async () => {
-    let old = { source_id: '', token: '' };
-    const { t, faulty, close } = await upgradedApp(async (testDb) => {
-      old = await insertOldSource(testDb, true);
-    });
+    const { t, faulty, old, close } = await appWithOldSource(true);
     try {
       expect((await deliver(t.app, old.token, lead('Old Token Lead'))).statusCode).toBe(200);
-      faulty.state.seen.length = 0;
-      expect((await deliver(t.app, randomUUID(), lead('Nobody'))).statusCode).toBe(401);
-      expect(lookups(faulty)).toHaveLength(1);
+      expect(await madeUpLookups(t, faulty)).toBe(1);
 
       const regenerated = await adminInject(t.app, 'POST', `/sources/${old.source_id}/regenerate`);
       expect(regenerated.statusCode).toBe(200);
@@ -110,9 +111,7 @@ describe('checked source tokens', () => {
       vi.setSystemTime(Date.now() + 61_000);
       let looked = 1;
       for (let i = 0; i < 40 && looked > 0; i++) {
-        faulty.state.seen.length = 0;
-        expect((await deliver(t.app, randomUUID(), lead('Nobody'))).statusCode).toBe(401);
-        looked = lookups(faulty).length;
+        looked = await madeUpLookups(t, faulty);
         if (looked > 0) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(looked).toBe(0);
@@ -123,14 +122,9 @@ describe('checked source tokens', () => {
   });
 
   it('When a disabled source still has a token issued before the checks, then enabling it again makes that token deliver', async () => {
-    let old = { source_id: '', token: '' };
-    const { t, faulty, close } = await upgradedApp(async (testDb) => {
-      old = await insertOldSource(testDb, false);
-    });
+    const { t, faulty, old, close } = await appWithOldSource(false);
     try {
-      faulty.state.seen.length = 0;
-      expect((await deliver(t.app, randomUUID(), lead('Nobody'))).statusCode).toBe(401);
-      expect(lookups(faulty)).toHaveLength(1);
+      expect(await madeUpLookups(t, faulty)).toBe(1);
       expect(
         (await adminInject(t.app, 'PATCH', `/sources/${old.source_id}`, { active: true })).statusCode,
       ).toBe(200);

@@ -81,13 +81,19 @@ export async function createTestApp(
  * database (`faulty.state.seen`) or makes some fail, listening on a real port (`url`) for parallel
  * HTTP. `close` stops the app and drops the database.
  */
-export async function watchedTestApp(): Promise<{
+export async function watchedTestApp(
+  opts: {
+    /** Writes what the database holds before the app starts (an installation being upgraded). */
+    before?: (db: Database) => Promise<void>;
+  } = {},
+): Promise<{
   t: TestApp;
   faulty: FaultyDb;
   url: string;
   close(): Promise<void>;
 }> {
   const testDb = await createTestDb();
+  await opts.before?.(testDb.db);
   const faulty = faultyDb(testDb.db);
   const t = await createTestApp({ db: faulty.db, testDb });
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
