@@ -57,9 +57,9 @@ export const LIMITS = {
   knownTokenCacheSize: 10_000,
   tokenLookupBatch: 500,
   /**
-   * While any source still has a token issued without a check (before checks were issued), how
-   * often a process asks whether one still does: until none does, a token that fails the check is
-   * looked up all the same (src/sources/token-checks.ts).
+   * How often, at most, a process asks whether any source has a token issued without a check
+   * (before checks were issued): while one does, a token that fails the check is looked up all the
+   * same (src/sources/token-checks.ts).
    */
   uncheckedTokensRecheckMs: 60_000,
   /**

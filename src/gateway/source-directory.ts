@@ -37,9 +37,10 @@ export function onDatabaseWord<T>(claim: SourceClaim, step: () => Promise<T>): P
  * (provisionally: every write checks the token and the source's revision in its own statement, so a
  * revoked token fails on its very next request). Tokens found unknown are refused from memory for a
  * few seconds, and a token that fails the installation's check (`checks`: one the gateway never
- * issued) without a lookup at all. Every other lookup goes to the database with the others made in the same turn of
- * the event loop or while the previous lookup was under way: one query for a burst of requests, and
- * a flood of made-up tokens costs a query per round trip, not per request.
+ * issued) without a lookup at all. Every other lookup goes to the database with the others made in
+ * the same turn of the event loop or while the previous lookup was under way: one query for a burst
+ * of requests, and a flood of unknown tokens that pass the check (while sources have tokens from
+ * before the checks) costs a query per round trip, not per request.
  */
 export interface SourceDirectory {
   /** null: the token names no active source. */

@@ -9,9 +9,10 @@ import { carriesCheck, tokenKey } from './tokens.ts';
  * mistyped, cut short — names none and is refused with no lookup: a flood of made-up tokens costs
  * the database nothing. Tokens issued before the checks carry none; while any source still has
  * one (active or not: a disabled source can be enabled again), every token is looked up as before.
- * The process asks at start (the gateway awaits `refresh` before its first request), then on a
- * lookup at most every LIMITS.uncheckedTokensRecheckMs, and stops asking once none is left: the
- * gateway issues only checked tokens, so none can come back.
+ * The process asks at start (the gateway awaits `refresh` before its first request), then, as
+ * tokens come, at most every LIMITS.uncheckedTokensRecheckMs: a token issued without a check later
+ * (by a process of an older version during an upgrade, or in a database restored from before the
+ * checks) is looked up again within that time.
  */
 export interface TokenChecks {
   /** false: the token names no source, for certain. true: it may; look it up. */
@@ -39,9 +40,10 @@ export function createTokenChecks(
     askedAt = now();
     asking ??= (async () => {
       key ??= await tokenKey(db);
-      if (!(await hasUncheckedTokens(db))) decisive = key;
+      decisive = (await hasUncheckedTokens(db)) ? null : key;
     })()
-      // The database did not answer (down, restarting): tokens are looked up until it does.
+      // The database did not answer (down, restarting): what it said last stands (at start:
+      // every token is looked up).
       .catch(() => {})
       .finally(() => {
         asking = null;
@@ -51,9 +53,8 @@ export function createTokenChecks(
 
   return {
     mayName(token) {
-      if (decisive) return carriesCheck(token, decisive);
       if (!asking && now() - askedAt >= recheckMs) void refresh();
-      return true;
+      return decisive ? carriesCheck(token, decisive) : true;
     },
     refresh,
   };
