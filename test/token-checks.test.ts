@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashToken, tokenKey, carriesCheck } from '../src/sources/tokens.ts';
 import type { Queryable } from '../src/db/index.ts';
-import { adminInject, watchedTestApp, type TestApp } from './support/app.ts';
+import { adminInject, seedSource, watchedTestApp, type TestApp } from './support/app.ts';
 import { createTestDb } from './support/db.ts';
 import { deliver } from './support/deliver.ts';
 import type { FaultyDb } from './support/faulty-db.ts';
@@ -14,17 +14,6 @@ import type { FaultyDb } from './support/faulty-db.ts';
 const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const lead = (name: string) => ({ name, phone: '(312) 555-0147' });
 const lookups = (faulty: FaultyDb) => faulty.state.seen.filter((sql) => sql.includes('token_hash = ANY'));
-
-async function newSource(t: TestApp, name: string): Promise<{ source_id: string; token: string }> {
-  const agent = (await adminInject(t.app, 'POST', '/agents', { name, timezone: 'America/Chicago' })).json<{
-    agent_id: string;
-  }>();
-  const created = await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/sources`, {
-    name: `${name} leads`,
-  });
-  expect(created.statusCode).toBe(201);
-  return created.json<{ source_id: string; token: string }>();
-}
 
 /** An agent and a source whose token was issued before the checks (a random UUID), straight into the tables. */
 async function insertOldSource(
@@ -74,7 +63,7 @@ describe('checked source tokens', () => {
   it("When a source is created, then its token is a version-4 UUID carrying the installation's check, and made-up tokens are refused 401 without a lookup", async () => {
     const { t, faulty, close } = await watchedTestApp();
     try {
-      const { token } = await newSource(t, 'Fresh Agent');
+      const { token } = await seedSource(t.db, 'Fresh Agent');
       expect(token).toMatch(V4);
       expect(carriesCheck(token, await tokenKey(t.db))).toBe(true);
       faulty.state.seen.length = 0;

@@ -21,63 +21,56 @@ function fakeDb(state: { unchecked: boolean; down?: boolean }) {
   return { db, asked: () => asked.filter((sql) => sql.includes('token_checked')).length };
 }
 
+/** Checks over `fakeDb(state)` that have asked once; `later(ms)` moves their clock on. */
+async function startedChecks(state: { unchecked: boolean; down?: boolean }) {
+  let now = 0;
+  const { db, asked } = fakeDb(state);
+  const checks = createTokenChecks(db, { recheckMs: 1_000, now: () => now });
+  await checks.refresh();
+  return { checks, asked, later: (ms: number) => void (now += ms) };
+}
+
 describe('createTokenChecks', () => {
   it('When no source has a token without a check, then a made-up token is refused and an issued one may name a source', async () => {
-    const { db } = fakeDb({ unchecked: false });
-    const checks = createTokenChecks(db, { recheckMs: 1_000, now: () => 0 });
-    await checks.refresh();
+    const { checks } = await startedChecks({ unchecked: false });
     expect(checks.mayName(randomUUID())).toBe(false);
     expect(checks.mayName(ISSUED)).toBe(true);
     expect(checks.mayName(ISSUED.toUpperCase())).toBe(true);
   });
 
-  it('When a token without a check appears later (an older process, a restored database), then tokens are looked up again once the process has asked again', async () => {
-    let now = 0;
-    const state = { unchecked: false };
-    const { db, asked } = fakeDb(state);
-    const checks = createTokenChecks(db, { recheckMs: 1_000, now: () => now });
-    await checks.refresh();
+  it.each([
+    [
+      'a token without a check appears later (an older process, a restored database)',
+      'tokens are looked up again once the process has asked again',
+      false,
+    ],
+    [
+      'a source still has a token from before the checks',
+      'every token may name one until the database says none is left',
+      true,
+    ],
+  ] as const)('When %s, then %s', async (_when, _then, unchecked) => {
+    const state = { unchecked };
+    const { checks, asked, later } = await startedChecks(state);
     const madeUp = randomUUID();
-    expect(checks.mayName(madeUp)).toBe(false);
-    state.unchecked = true;
-    now += 999;
-    expect(checks.mayName(madeUp)).toBe(false); // not asked again before recheckMs
+    expect(checks.mayName(madeUp)).toBe(unchecked);
+    state.unchecked = !unchecked; // an old token appears, or the agent regenerated the last one
+    later(999);
+    expect(checks.mayName(madeUp)).toBe(unchecked); // not asked again before recheckMs
     expect(asked()).toBe(1);
-    now += 1;
-    expect(checks.mayName(madeUp)).toBe(false); // asks now
+    later(1);
+    expect(checks.mayName(madeUp)).toBe(unchecked); // asks now; this token is decided as before meanwhile
     await checks.refresh(); // the question under way
     expect(asked()).toBe(2);
-    expect(checks.mayName(madeUp)).toBe(true);
-  });
-
-  it('When a source still has a token from before the checks, then every token may name one until the database says none is left', async () => {
-    let now = 0;
-    const state = { unchecked: true };
-    const { db, asked } = fakeDb(state);
-    const checks = createTokenChecks(db, { recheckMs: 1_000, now: () => now });
-    await checks.refresh();
-    const madeUp = randomUUID();
-    expect(checks.mayName(madeUp)).toBe(true);
-    now += 999;
-    expect(checks.mayName(madeUp)).toBe(true);
-    expect(asked()).toBe(1); // not again before recheckMs
-    state.unchecked = false; // the agent regenerated the last old token
-    now += 1;
-    expect(checks.mayName(madeUp)).toBe(true); // asks now; this token is looked up meanwhile
-    await checks.refresh(); // the question under way
-    expect(asked()).toBe(2);
-    expect(checks.mayName(madeUp)).toBe(false);
+    expect(checks.mayName(madeUp)).toBe(!unchecked);
   });
 
   it('When the database does not answer, then every token may name a source, and it is asked again later', async () => {
-    let now = 0;
     const state = { unchecked: false, down: true };
-    const { db, asked } = fakeDb(state);
-    const checks = createTokenChecks(db, { recheckMs: 1_000, now: () => now });
-    await checks.refresh();
+    const { checks, asked, later } = await startedChecks(state);
     expect(checks.mayName(randomUUID())).toBe(true);
     state.down = false;
-    now += 1_000;
+    later(1_000);
     checks.mayName(randomUUID());
     await checks.refresh(); // the question under way
     expect(asked()).toBe(1);
@@ -85,13 +78,10 @@ describe('createTokenChecks', () => {
   });
 
   it('When the database stops answering after saying none is left, then made-up tokens are still refused', async () => {
-    let now = 0;
     const state = { unchecked: false, down: false };
-    const { db } = fakeDb(state);
-    const checks = createTokenChecks(db, { recheckMs: 1_000, now: () => now });
-    await checks.refresh();
+    const { checks, later } = await startedChecks(state);
     state.down = true;
-    now += 1_000;
+    later(1_000);
     checks.mayName(randomUUID());
     await checks.refresh();
     expect(checks.mayName(randomUUID())).toBe(false);
