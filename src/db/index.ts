@@ -11,6 +11,12 @@ export interface DbOptions {
   databaseUrl?: string;
   /** PGlite's directory; in memory when undefined (tests). */
   pgliteDir?: string;
+  /**
+   * Without `pgliteDir`: the in-memory database starts from this dump of a data directory (a tar
+   * file made by PGlite's `dumpDataDir`) rather than a new one, so the suite's test files each
+   * start from one migrated database without initdb or a copy on disk.
+   */
+  pgliteImage?: string;
   /** Told of every connection that fails (a server restart, a killed backend); the process goes on. */
   onConnectionError?: (err: Error) => void;
   /** How many calls may wait for a connection before more are refused with `DatabaseBusyError`. */
@@ -24,7 +30,11 @@ export async function createDb(opts: DbOptions): Promise<Database> {
     const db = createPostgresDb(opts.databaseUrl, { onConnectionError: opts.onConnectionError });
     return withBoundedWait(db, LIMITS.pgPoolSize + maxWaiting);
   }
-  return withBoundedWait(await createPgliteThreadDb(opts.pgliteDir), 1 + maxWaiting);
+  const place = {
+    ...(opts.pgliteDir ? { dir: opts.pgliteDir } : {}),
+    ...(opts.pgliteImage ? { image: opts.pgliteImage } : {}),
+  };
+  return withBoundedWait(await createPgliteThreadDb(place), 1 + maxWaiting);
 }
 
 /**

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from './database.ts';
 import { bindExecuteSync } from './pglite-messages.ts';
 import { createPgliteDb } from './pglite.ts';
+import { pgliteImage } from '../../test/support/db.ts';
 
 /** What PGlite's own serializer sends for one prepared execution. */
 function pglites(statement: string, values: Array<string | null>): Buffer {
@@ -38,7 +39,7 @@ describe('one prepared execution on the embedded database', () => {
   describe('when a statement runs with such values', () => {
     let db: Database;
     beforeAll(async () => {
-      db = await createPgliteDb(undefined);
+      db = await createPgliteDb({ image: pgliteImage() });
     });
     afterAll(() => db.close());
 

@@ -3,13 +3,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConstraintViolation, isPgError, type Database } from './database.ts';
 import { createPgliteThreadDb } from './pglite-thread.ts';
+import { pgliteImage } from '../../test/support/db.ts';
 
 // The embedded database in a thread of its own (pglite-thread.ts, pglite-worker.ts): what the
 // rest of the code relies on of a Database must hold across the two threads.
 
 let db: Database;
 beforeAll(async () => {
-  db = await createPgliteThreadDb(undefined);
+  db = await createPgliteThreadDb({ image: pgliteImage() });
   await db.query('CREATE TABLE t (id integer PRIMARY KEY, note text, at timestamptz, doc jsonb)');
 });
 afterAll(() => db.close());
@@ -111,7 +112,7 @@ describe('the embedded database in its own thread', () => {
 
   it('When a program opens the database and does not close it, then the thread does not keep the process alive', async () => {
     const script = `import { createPgliteThreadDb } from './src/db/pglite-thread.ts';
-      const db = await createPgliteThreadDb(undefined);
+      const db = await createPgliteThreadDb({ image: process.env.LEADGATE_TEST_PGLITE_IMAGE });
       console.log(JSON.stringify((await db.query('SELECT 41 + 1 AS n')).rows));`;
     const { stdout } = await promisify(execFile)(
       process.execPath,

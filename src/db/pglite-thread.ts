@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LIMITS } from '../config.ts';
 import { transactionStatements, type Database, type QueryResult } from './database.ts';
+import type { PglitePlace } from './pglite.ts';
 
 /** A call to the embedded database's thread (pglite-worker.ts). */
 export type Request =
@@ -16,7 +17,7 @@ export type Request =
 export type Reply = { id: number; ok: unknown } | { id: number; err: Record<string, unknown> };
 
 /**
- * Embedded PGlite in a thread of its own (`dir` as in pglite.ts; in memory when undefined). PGlite
+ * Embedded PGlite in a thread of its own, in the place given (pglite.ts). PGlite
  * is PostgreSQL compiled to WebAssembly: in the server's thread, its statements (more than half of
  * that thread's time under load) and its upkeep's VACUUMs held every request meanwhile; in its own
  * thread they run beside HTTP, mapping and the dispatcher, on the machine's other core. Each call
@@ -24,8 +25,8 @@ export type Reply = { id: number; ok: unknown } | { id: number; err: Record<stri
  * connection) holds every other statement until it ends, as before. The thread keeps the process
  * alive only while a call is waiting for it.
  */
-export async function createPgliteThreadDb(dir: string | undefined): Promise<Database> {
-  const worker = startThread(dir);
+export async function createPgliteThreadDb(place: PglitePlace): Promise<Database> {
+  const worker = startThread(place);
   type Waiter = { resolve: (value: unknown) => void; reject: (err: Error) => void };
   const waiting = new Map<number, Waiter>();
   let failed: Error | null = null;
@@ -106,13 +107,13 @@ export async function createPgliteThreadDb(dir: string | undefined): Promise<Dat
  * The thread, running pglite-worker.js beside this file; from src/ (tests, tsx) its TypeScript
  * goes through tsx's loader, registered in the thread first, as the caller's does.
  */
-function startThread(dir: string | undefined): Worker {
+function startThread(place: PglitePlace): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(`./pglite-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
   // The thread's own JavaScript is little (messages, PGlite's result parsing): a small young
   // generation holds it, where V8's default let the process's RSS grow by about 40 MB.
   const options = {
-    workerData: { dir },
+    workerData: place,
     resourceLimits: { maxYoungGenerationSizeMb: LIMITS.embeddedThreadYoungMb },
   };
   if (!fromSource) return new Worker(entry, options);

@@ -3,13 +3,13 @@
 // runs here, so PostgreSQL's work never holds the server's event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Queryable } from './database.ts';
-import { createPgliteDb } from './pglite.ts';
+import { createPgliteDb, type PglitePlace } from './pglite.ts';
 import type { Reply, Request } from './pglite-thread.ts';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.ts runs as a worker thread');
 
-const db = await createPgliteDb((workerData as { dir: string | undefined }).dir);
+const db = await createPgliteDb(workerData as PglitePlace);
 
 /** An open transaction: its statement runner, and how the server's thread ends it. */
 interface Open {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
@@ -19,16 +19,30 @@ interface Prepared {
 }
 
 /**
- * Embedded PostgreSQL (WASM) in `dir`, or in memory when `dir` is undefined (tests).
+ * Where an embedded database lives: in the data directory `dir`; or in memory, started from
+ * `image` (a data directory's dump, a tar file made by PGlite's `dumpDataDir`) or, with neither,
+ * from a new one (initdb). The in-memory kinds are the tests'.
+ */
+export interface PglitePlace {
+  dir?: string;
+  image?: string;
+}
+
+/**
+ * Embedded PostgreSQL (WASM) in the place given (PglitePlace).
  *
  * Parameterized statements run prepared, as on a server (statement-names.ts): PGlite's own `query`
  * parses, plans and describes every statement on every call, which for a delivery's one statement
  * costs about three times what executing it does. Here a statement is parsed and described once;
  * each call is one Bind + Execute + Sync (pglite-messages.ts), read by PGlite's own result parser.
  */
-export async function createPgliteDb(dir: string | undefined): Promise<Database> {
+export async function createPgliteDb({ dir, image }: PglitePlace): Promise<Database> {
   if (dir) await initialise(dir);
-  const db = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), startParams: START_PARAMS });
+  const db = await PGlite.create({
+    ...(dir ? { dataDir: dir } : {}),
+    ...(image && !dir ? { loadDataDir: new Blob([readFileSync(image)]) } : {}),
+    startParams: START_PARAMS,
+  });
   const prepared = new Map<string, Prepared>();
 
   const exchange = async (message: Uint8Array, inTransaction: boolean) =>

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, type Database } from '../../src/db/index.ts';
@@ -7,6 +7,11 @@ import { migrate } from '../../src/db/migrate.ts';
 
 /** Where the run's migrated embedded data directory is (test/support/global-setup.ts), if any. */
 export const PGLITE_TEMPLATE_ENV = 'LEADGATE_TEST_PGLITE_TEMPLATE';
+/** Where its dump is, which in-memory test databases start from. */
+export const PGLITE_IMAGE_ENV = 'LEADGATE_TEST_PGLITE_IMAGE';
+
+/** The run's migrated embedded database as a dump, if the run made one (on PostgreSQL it does not). */
+export const pgliteImage = (): string | undefined => process.env[PGLITE_IMAGE_ENV];
 
 /** Set by CI (and `npm run test:pg`): run the suite against this PostgreSQL server, else PGlite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -36,23 +41,16 @@ export function urlWithSchema(base: string, schema: string): string {
 }
 
 /**
- * A fresh, migrated database for one test file: an embedded PGlite (a copy of the run's migrated
- * data directory, or in memory when there is none), or on PostgreSQL a schema of its own (so test
- * files run in parallel without seeing each other).
+ * A fresh, migrated database for one test file: an embedded PGlite in memory (started from the
+ * run's migrated database when there is one), or on PostgreSQL a schema of its own (so test files
+ * run in parallel without seeing each other).
  */
 export async function createTestDb(): Promise<TestDb> {
   if (!TEST_DATABASE_URL) {
-    const root = process.env[PGLITE_TEMPLATE_ENV] ? migratedDataDir('leadgate-test-') : undefined;
-    const db = await createDb(root ? { pgliteDir: join(root, 'pgdata') } : {});
+    const image = pgliteImage();
+    const db = await createDb(image ? { pgliteImage: image } : {});
     await migrate(db);
-    return {
-      db,
-      url: undefined,
-      async cleanup() {
-        await db.close();
-        if (root) rmSync(root, { recursive: true, force: true });
-      },
-    };
+    return { db, url: undefined, cleanup: () => db.close() };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = await createDb({ databaseUrl: TEST_DATABASE_URL });

@@ -1,14 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { createDb } from '../../src/db/index.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { PGLITE_TEMPLATE_ENV } from './db.ts';
+import { PGLITE_IMAGE_ENV, PGLITE_TEMPLATE_ENV } from './db.ts';
 
 /**
  * Once per test run on the embedded database: a data directory made by initdb and migrated, which
- * each test file's database starts as a copy of (test/support/db.ts). Making one afresh took 3–5 s
- * a file, a copy of this about half a second.
+ * servers started by tests begin as a copy of, and its dump, which each test file's in-memory
+ * database starts from (test/support/db.ts). Making a database afresh took 3–5 s a file; a copy
+ * on disk and its opening about 1.6 s; the dump loaded into memory about 0.6 s (2026-11-27).
  */
 export default async function setup(): Promise<() => void> {
   if (process.env.TEST_DATABASE_URL) return () => undefined;
@@ -17,6 +19,11 @@ export default async function setup(): Promise<() => void> {
   const db = await createDb({ pgliteDir: dir });
   await migrate(db);
   await db.close();
+  const template = await PGlite.create({ dataDir: dir });
+  const image = join(root, 'pgdata.tar');
+  writeFileSync(image, new Uint8Array(await (await template.dumpDataDir('none')).arrayBuffer()));
+  await template.close();
   process.env[PGLITE_TEMPLATE_ENV] = dir;
+  process.env[PGLITE_IMAGE_ENV] = image;
   return () => rmSync(root, { recursive: true, force: true });
 }
