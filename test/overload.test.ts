@@ -124,8 +124,12 @@ describe('overload: a saturated event loop', () => {
   afterAll(() => t.close());
 
   it('When the event loop has been blocked, then requests get 503 with Retry-After while /healthz still answers', async () => {
-    // Keep the event loop busy for 1.5 s in 200 ms slices, as a flood of CPU work would.
-    const end = Date.now() + 1_500;
+    // Keep the event loop busy in 200 ms slices, as a flood of CPU work would. The pressure plugin
+    // reads the mean delay over each second (about a second and a slice apart, from when the app
+    // started): 3 s of slices hold one whole reading, whatever its phase, and its answer lasts
+    // past the end. In 1.5 s, a reading could straddle the end and its mean fall below 100 ms,
+    // as it did when the test files shared a process and the app's start fell otherwise.
+    const end = Date.now() + 3_000;
     while (Date.now() < end) {
       const slice = Date.now() + 200;
       while (Date.now() < slice) {
@@ -133,7 +137,7 @@ describe('overload: a saturated event loop', () => {
       }
       await new Promise((resolve) => setImmediate(resolve));
     }
-    // The pressure plugin samples the delay once a second; wait for the sample after the block.
+    // The reading within the slices answers 503 at once; the loop allows for a late timer.
     let res = await t.app.inject({ method: 'POST', url: GATEWAY, payload: '{}' });
     for (let i = 0; i < 30 && res.statusCode !== 503; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -96,9 +96,13 @@ describe('zone names', () => {
   });
 
   it('makes one Intl.DateTimeFormat per zone, however many times it is asked', () => {
+    // At most one: another test file in this process may have asked for the zone already.
     const count = countDateTimeFormats();
-    for (let i = 0; i < 50; i++) shortZoneName('America/Fort_Wayne', Date.UTC(2027, 0, 1) + i * 86_400_000);
-    expect(count.made).toBe(1);
+    shortZoneName('America/Fort_Wayne', Date.UTC(2027, 0, 1));
+    const first = count.made;
+    expect(first).toBeLessThanOrEqual(1);
+    for (let i = 1; i < 50; i++) shortZoneName('America/Fort_Wayne', Date.UTC(2027, 0, 1) + i * 86_400_000);
+    expect(count.made).toBe(first);
   });
 
   it('leaves an invalid time as luxon writes it', () => {
@@ -123,11 +127,19 @@ describe('isKnownZone', () => {
   });
 
   it('asks Intl once per name, known or made up', () => {
+    // A made-up name no other test asks for; the known one may have been asked by another file
+    // in this process already.
+    const madeUp = `Atlantis/Capital_${process.pid}_${Date.now()}`;
     const count = countDateTimeFormats();
+    expect(isKnownZone('America/Indiana/Knox')).toBe(true);
+    expect(isKnownZone(madeUp)).toBe(false);
+    const first = count.made;
+    expect(first).toBeGreaterThanOrEqual(1);
+    expect(first).toBeLessThanOrEqual(2);
     for (let i = 0; i < 20; i++) {
       isKnownZone('America/Indiana/Knox');
-      isKnownZone('Atlantis/Capital');
+      isKnownZone(madeUp);
     }
-    expect(count.made).toBe(2);
+    expect(count.made).toBe(first);
   });
 });
