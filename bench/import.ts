@@ -6,8 +6,9 @@
  * 1000, at the default limit of 20/s, bursts of 100: that one is bound by the limit by design).
  *
  * Starts `leadgate serve` with the server's default rate limit, makes a source, writes a CSV of
- * realistic vendor rows, and runs `leadgate send FILE --token …` as a separate process: once at the
- * default limit, once after `leadgate sources rate-limit ID --rps 2000 --burst 2000`. No timing is
+ * realistic vendor rows, and runs `leadgate send FILE --token …` as a separate process: twice at the
+ * default limit (4 rows in flight, the default, and 64), once after `leadgate sources rate-limit ID
+ * --rps 2000 --burst 2000`. No timing is
  * asserted anywhere; this is for the closing note.
  */
 import { spawnSync } from 'node:child_process';
@@ -72,6 +73,13 @@ async function measure(database: string, env: Record<string, string>, dir: strin
     };
     const rows = [
       send('default (20/s, burst 100)', writeCsv(dir, 'default.csv', DEFAULT_ROWS, 0), DEFAULT_ROWS),
+      // Many rows in flight against the default limit: the importer's pace (src/cli/pace.ts).
+      send(
+        'default, --concurrency 64',
+        writeCsv(dir, 'default-64.csv', DEFAULT_ROWS, 2_000_000),
+        DEFAULT_ROWS,
+        ['--concurrency', '64'],
+      ),
     ];
     leadgate(['sources', 'rate-limit', source.sourceId, '--rps', '2000', '--burst', '2000'], url);
     rows.push(

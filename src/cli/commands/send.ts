@@ -8,12 +8,14 @@ import { createSender, type Lead, type SendResult } from '@leadgate/sender';
 import { resolveFieldName } from '../../ingest/field-names.ts';
 import { CliError, serverUrl } from '../api-client.ts';
 import type { CliIo, CommandContext } from '../io.ts';
+import { createPace } from '../pace.ts';
 
 /**
  * `leadgate send FILE --token SOURCE_TOKEN`: a bulk import through the gateway itself, with the
  * sender client's retry policy. Each row's idempotency key is derived from the source token and the
  * row's content, so running the same file again (after a crash or a Ctrl-C) creates nothing twice:
- * rows already delivered are answered `replayed`.
+ * rows already delivered are answered `replayed`. Its rows share the source's rate limit: a `429`
+ * holds them all until its `Retry-After`, and fewer go at once after it (pace.ts).
  */
 type Outcome = 'created' | 'merged' | 'replayed' | 'listened' | 'rejected' | 'failed';
 
@@ -120,7 +122,8 @@ export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo)
       'a dry run: every row in Listen mode (mapped and stored as a sample, nothing created)',
     )
     .action(async (file: string, opts: SendOpts) => {
-      const sender = createSender({ url: serverUrl(io.env), token: opts.token });
+      const pace = createPace(opts.concurrency, globalThis.fetch.bind(globalThis));
+      const sender = createSender({ url: serverUrl(io.env), token: opts.token, fetch: pace.fetch });
       const results: WriteStream | null = opts.results ? createWriteStream(opts.results) : null;
       const counts = new Map<Outcome, number>();
       const codes = new Map<string, number>();
@@ -141,11 +144,9 @@ export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo)
           if (!lead) line = { outcome: 'rejected', error_code: 'INVALID_JSON' };
           else {
             for (const key of Object.keys(lead)) columns.add(key);
+            const key = rowKey(opts.token, lead);
             line = outcomeOf(
-              await sender.send(lead, {
-                key: rowKey(opts.token, lead),
-                ...(opts.listen ? { listen: true } : {}),
-              }),
+              await pace.run(() => sender.send(lead, { key, ...(opts.listen ? { listen: true } : {}) })),
             );
           }
           counts.set(line.outcome, (counts.get(line.outcome) ?? 0) + 1);
