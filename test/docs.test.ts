@@ -71,6 +71,7 @@ describe('docs: links', () => {
     ]) {
       for (const path of filesBelow(dir)) sources.add(path).add(path.slice(path.lastIndexOf('/') + 1));
     }
+    for (const name of readdirSync(ROOT)) sources.add(name); // vitest.config.ts …
     for (const file of markdownFiles()) {
       const text = readFileSync(join(ROOT, file), 'utf8');
       for (const [, name] of text.matchAll(/`([\w./-]+\.(?:ts|sql))`/g)) {
