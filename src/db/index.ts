@@ -30,10 +30,7 @@ export async function createDb(opts: DbOptions): Promise<Database> {
     const db = createPostgresDb(opts.databaseUrl, { onConnectionError: opts.onConnectionError });
     return withBoundedWait(db, LIMITS.pgPoolSize + maxWaiting);
   }
-  const place = {
-    ...(opts.pgliteDir ? { dir: opts.pgliteDir } : {}),
-    ...(opts.pgliteImage ? { image: opts.pgliteImage } : {}),
-  };
+  const place = { dir: opts.pgliteDir, image: opts.pgliteImage };
   return withBoundedWait(await createPgliteThreadDb(place), 1 + maxWaiting);
 }
 

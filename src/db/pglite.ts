@@ -38,11 +38,8 @@ export interface PglitePlace {
  */
 export async function createPgliteDb({ dir, image }: PglitePlace): Promise<Database> {
   if (dir) await initialise(dir);
-  const db = await PGlite.create({
-    ...(dir ? { dataDir: dir } : {}),
-    ...(image && !dir ? { loadDataDir: new Blob([readFileSync(image)]) } : {}),
-    startParams: START_PARAMS,
-  });
+  const from = dir ? { dataDir: dir } : image ? { loadDataDir: new Blob([readFileSync(image)]) } : {};
+  const db = await PGlite.create({ ...from, startParams: START_PARAMS });
   const prepared = new Map<string, Prepared>();
 
   const exchange = async (message: Uint8Array, inTransaction: boolean) =>

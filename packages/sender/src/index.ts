@@ -104,8 +104,11 @@ export interface Sender {
 
 const GATEWAY_PATH = '/v1/inbound-lead-gateway';
 
-/** Waits, or stops early when the signal aborts. */
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Waits, or stops early when the signal aborts: the client's own wait, for code that paces its
+ * sends beside the client (the CLI's importer does).
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done() {
@@ -124,7 +127,7 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function createSender(options: SenderOptions): Sender {
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  const sleep = options.sleep ?? defaultSleep;
+  const wait = options.sleep ?? sleep;
   const now = options.now ?? Date.now;
   const base = options.url.replace(/\/+$/, '');
   const byPath = options.tokenIn === 'path';
@@ -207,7 +210,7 @@ export function createSender(options: SenderOptions): Sender {
         retryInMs,
       });
       if (retryInMs === null) break;
-      await sleep(retryInMs, opts.signal);
+      await wait(retryInMs, opts.signal);
     }
     if (opts.signal?.aborted)
       return { ok: false, reason: 'aborted', ...last, message: 'aborted', key, attempts: policy.maxAttempts };
