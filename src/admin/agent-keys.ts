@@ -1,4 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
 
 export interface AgentKeyView {
@@ -15,7 +16,7 @@ export async function createAgentKey(
   const key = `lgk_${randomBytes(32).toString('base64url')}`;
   const { rows } = await db.query<{ key_id: string; created_at: Date | string }>(
     `INSERT INTO agent_keys (agent_id, key_id, key_hash) VALUES ($1, $2, $3) RETURNING key_id, created_at`,
-    [agentId, randomUUID(), keyDigest(key).toString('hex')],
+    [agentId, newId(), keyDigest(key).toString('hex')],
   );
   const row = rows[0];
   if (!row) throw new Error('expected an agent key row');

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { isPgError } from '../db/database.ts';
+import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { appError } from '../errors.ts';
 
@@ -24,7 +24,7 @@ export async function createAgent(
     db.query<AgentRow>(
       `INSERT INTO agents (agent_id, name, timezone, email) VALUES ($1, $2, COALESCE($3, 'America/New_York'), $4)
      RETURNING ${COLUMNS}`,
-      [randomUUID(), input.name, input.timezone ?? null, input.email ?? null],
+      [newId(), input.name, input.timezone ?? null, input.email ?? null],
     ),
   );
   return toAgent(rows[0]);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
 import type { DestinationKind } from './payloads.ts';
@@ -26,7 +26,7 @@ export async function insertDeliveries(tx: Queryable, deliveries: readonly NewDe
      ON CONFLICT (agent_id, message_id, destination_id) DO NOTHING`,
     [
       column('agent_id'),
-      deliveries.map(() => randomUUID()),
+      deliveries.map(() => newId()),
       column('message_id'),
       column('destination_id'),
       column('lead_id'),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import type { DestinationKind } from './payloads.ts';
 import { newWebhookSecret } from './signing.ts';
@@ -45,7 +45,7 @@ export async function createDestination(
   const { rows } = await db.query<Row>(
     `INSERT INTO sync_destinations (agent_id, destination_id, source_id, kind, url, events, secret)
      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
-    [d.agent_id, randomUUID(), d.source_id, d.kind, d.url, d.events, secret],
+    [d.agent_id, newId(), d.source_id, d.kind, d.url, d.events, secret],
   );
   const row = rows[0];
   if (!row) throw new Error('expected the destination row');

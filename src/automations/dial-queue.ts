@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { DateTime } from 'luxon';
 import { LIMITS } from '../config.ts';
+import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import { statusAfterCall, type CallOutcome, type LeadStatus } from '../leads/lead-status.ts';
@@ -20,7 +20,7 @@ export async function addCallTasks(
      ON CONFLICT (agent_id, message_id) DO NOTHING`,
     [
       tasks.map((t) => t.agent_id),
-      tasks.map(() => randomUUID()),
+      tasks.map(() => newId()),
       tasks.map((t) => t.lead_id),
       tasks.map((t) => t.message_id),
     ],

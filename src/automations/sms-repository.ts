@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../db/ids.ts';
 import type { Database, Queryable } from '../db/index.ts';
 import { columnList, valueExpressions } from '../db/row-shape.ts';
 import type { LeadView } from '../leads/lead-queries.ts';
@@ -28,7 +28,7 @@ export async function scheduleTexts(
   texts: readonly NewText[],
 ): Promise<Array<NewText & { sms_id: string }>> {
   if (texts.length === 0) return [];
-  const written = texts.map((t) => ({ ...t, sms_id: randomUUID() }));
+  const written = texts.map((t) => ({ ...t, sms_id: newId() }));
   const { rows } = await tx.query<{ sms_id: string }>(
     `INSERT INTO sms_messages (agent_id, sms_id, lead_id, message_id, to_phone, body, send_at, status, attempts, lease_until)
      SELECT a, s, l, m, p, b, t, CASE WHEN u IS NULL THEN 'scheduled' ELSE 'sending' END,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../config.ts';
+import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
 
@@ -30,7 +30,7 @@ export async function recordBookingEvent(tx: Queryable, e: NewBookingEvent): Pro
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [
       e.agent_id,
-      randomUUID(),
+      newId(),
       e.source_id,
       e.event,
       e.invitee_uri,

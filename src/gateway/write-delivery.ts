@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../config.ts';
 import {
   insertAppointment,
@@ -8,6 +7,7 @@ import {
 } from '../appointments/appointment-repository.ts';
 import { recordBookingEvent } from '../booking-events/booking-event-repository.ts';
 import { isConstraintViolation, isTransientDbError, type PgError } from '../db/database.ts';
+import { newId } from '../db/ids.ts';
 import type { Database, Queryable } from '../db/index.ts';
 import { fingerprintContact } from '../idempotency/fingerprint.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, type KeyScope } from '../idempotency/key-store.ts';
@@ -128,7 +128,7 @@ async function writeInTransaction(
     if (key.kind === 'existing') return answerForUsedKey(key, fingerprint);
   }
 
-  const newLeadId = randomUUID();
+  const newLeadId = newId();
   const stored = await recogniseContact(tx, source.agent_id, delivery.lead, newLeadId);
   const d = stored || !delivery.leadIfNew ? delivery : { ...delivery, lead: delivery.leadIfNew };
   const agenda = await readAgenda(tx, source.agent_id, d, stored);
@@ -187,7 +187,7 @@ async function readAgenda(
 ): Promise<AgendaRead> {
   const wanted = d.agenda?.kind === 'cancel' ? d.meeting : d.lead.appointment;
   const incoming = wanted
-    ? { appointment_id: randomUUID(), scheduled_at: wanted.scheduled_at, external_id: d.externalId }
+    ? { appointment_id: newId(), scheduled_at: wanted.scheduled_at, external_id: d.externalId }
     : null;
   const asks = d.agenda !== null && (incoming !== null || d.agenda.kind === 'cancel');
   const named = asks && d.externalId ? await lockAppointmentByExternalId(tx, agentId, d.externalId) : null;

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../config.ts';
 import { isPgError } from '../db/database.ts';
+import { newId } from '../db/ids.ts';
 import type { Database } from '../db/index.ts';
 import { placeholder, recordColumns, recordField, setList, type ParamRef } from '../db/row-shape.ts';
 import { together, type TwoForms } from '../db/together.ts';
@@ -71,9 +71,9 @@ export async function writeKnownContact(
 
   const stored = toStoredLead(read);
   const plan = planWrite(source, d, {
-    newLeadId: randomUUID(),
+    newLeadId: newId(),
     stored,
-    agenda: emptyAgenda(d, randomUUID()),
+    agenda: emptyAgenda(d, newId()),
   });
   if (plan.leadId !== stored.lead_id || !isPlainMerge(plan)) return null;
   const newPhone = read.phone_owner ? null : phone;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
 import { columnList, recordColumns, recordField, recordsJson, valueExpressions } from '../db/row-shape.ts';
 import type { KeyScope } from '../idempotency/key-store.ts';
@@ -45,7 +45,7 @@ export function mergeRowsSql(p: {
 /** A merge plan's history lines and outbox messages, as `mergeRowsSql` reads them. */
 export function mergeRowsParams(plan: MergePlan): [string, string] {
   const messages = plan.messages.map((m) => ({
-    message_id: randomUUID(),
+    message_id: newId(),
     topic: m.topic,
     lead_id: m.payload.lead_id,
     payload: m.payload,

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { APPOINTMENT_ROW, appointmentRow } from '../appointments/appointment-repository.ts';
 import { isPgError } from '../db/database.ts';
+import { newId } from '../db/ids.ts';
 import { together } from '../db/together.ts';
 import type { Database } from '../db/index.ts';
 import { columnList, recordColumns, recordField, valueExpressions, type RowShape } from '../db/row-shape.ts';
@@ -40,9 +40,9 @@ export async function writeNewContact(
   d: LiveDelivery,
 ): Promise<DeliveryResult | Unconfirmed | null> {
   const plan = planWrite(claim.source, d, {
-    newLeadId: randomUUID(),
+    newLeadId: newId(),
     stored: null,
-    agenda: emptyAgenda(d, randomUUID()),
+    agenda: emptyAgenda(d, newId()),
   });
   const fingerprint = fingerprintContact(d.lead.fields);
   const params = values(claim, d, plan, fingerprint);
@@ -282,8 +282,6 @@ function values(
     ...leadRow(plan.leadId, lead.row),
     ...(appointment ? appointmentRow(appointment.row) : APPOINTMENT_ROW.columns.map(() => null)),
     ...historyRow(history),
-    JSON.stringify(
-      plan.messages.map((m) => ({ message_id: randomUUID(), topic: m.topic, payload: m.payload })),
-    ),
+    JSON.stringify(plan.messages.map((m) => ({ message_id: newId(), topic: m.topic, payload: m.payload }))),
   ];
 }

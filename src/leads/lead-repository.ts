@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
 import { insertSql, setList, type RowShape } from '../db/row-shape.ts';
 import type { LeadStatus } from './lead-status.ts';
@@ -93,7 +93,7 @@ export const HISTORY_ROW: RowShape = {
 export function historyRow(entry: NewHistoryEntry): unknown[] {
   return [
     entry.agent_id,
-    randomUUID(),
+    newId(),
     entry.lead_id,
     entry.source_id,
     entry.event,

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../config.ts';
+import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
 import {
   columnList,
@@ -162,7 +162,7 @@ async function storeChecked(
   s: NewListenSample,
   source: CurrentSource,
 ): Promise<string | null> {
-  const sampleId = randomUUID();
+  const sampleId = newId();
   const params = [...sampleParams(s, sampleId), source.token_hash, source.revision];
   const row = await write(db, { params, claims: [] });
   return row ? sampleId : null;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
 import type { OutboxMessage } from './topics.ts';
 
@@ -14,7 +14,7 @@ export async function enqueue(
   if (messages.length === 0) return;
   const params: unknown[] = [];
   const rows = messages.map((m) => {
-    const at = params.push(agentId, randomUUID(), m.topic, m.payload.lead_id, JSON.stringify(m.payload));
+    const at = params.push(agentId, newId(), m.topic, m.payload.lead_id, JSON.stringify(m.payload));
     return `($${at - 4}, $${at - 3}, $${at - 2}, $${at - 1}, $${at})`;
   });
   await tx.query(

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { hashToken, newSourceToken, tokenKey } from './tokens.ts';
 
@@ -147,7 +147,7 @@ export async function createSource(
   const { rows } = await db.query<SourceRow>(
     `INSERT INTO sources (agent_id, source_id, name, token_hash, token_checked)
      VALUES ($1, $2, $3, $4, true) RETURNING ${SOURCE_COLUMNS}`,
-    [agentId, randomUUID(), name, hashToken(token)],
+    [agentId, newId(), name, hashToken(token)],
   );
   return { source: toSource(rows[0]), token };
 }
