@@ -12,8 +12,8 @@ let prefix = '';
  * stay in memory however large the table grows. Ids are not secrets and say when they were made,
  * as the rows' own `created_at` does; what must not be guessed (tokens, keys) stays version 4.
  *
- * Made from `randomUUID`'s cached randomness (about 0.3 µs, measured over a million) rather than fresh random bytes each
- * time (about 5 µs, the `uuid` package's `v7`), since a delivery makes several.
+ * Made from `randomUUID`'s cached randomness (about 0.3 µs an id, over a million) rather than
+ * fresh random bytes each time (about 5 µs, the `uuid` package's `v7`): a delivery makes several.
  */
 export function newId(now: number = Date.now()): string {
   if (now !== prefixTime) {
@@ -21,6 +21,7 @@ export function newId(now: number = Date.now()): string {
     prefix = `${time.slice(0, 8)}-${time.slice(8)}-7`;
     prefixTime = now;
   }
-  // randomUUID's is xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: after its version, 74 random bits and the variant.
+  // randomUUID's is xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: after its version come 74 random bits
+  // and the variant.
   return prefix + randomUUID().slice(15);
 }
