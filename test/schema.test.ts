@@ -79,3 +79,21 @@ describe('ANALYZE leaves the JSON documents alone (migrations/0016-json-statisti
     expect(using).toEqual([]);
   });
 });
+
+describe('every index on leads is one a query reads by (migrations/0019-unused-email-index.sql)', () => {
+  // Each index is written on every new lead. One added here needs the query that reads through it;
+  // one no query reads is only a cost (leads_agent_email_idx was: a search matches email with ILIKE).
+  const READ_BY = {
+    leads_pkey: 'a lead by agent and id (foreign keys, updates)',
+    leads_lead_id_key: 'a lead by id (admin and console pages)',
+    leads_agent_created_idx: "an agent's leads, newest first, by cursor",
+    leads_agent_phone_idx: 'the search for a whole phone number',
+  };
+
+  it('When the schema is migrated, then leads has exactly the indexes a query reads by', async () => {
+    const { rows } = await t.db.query<{ name: string }>(
+      `SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'leads'::regclass ORDER BY 1`,
+    );
+    expect(rows.map((r) => r.name)).toEqual(Object.keys(READ_BY).sort());
+  });
+});
