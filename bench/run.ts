@@ -14,7 +14,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  * Env: BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS (default 50); for a partial run,
  * BENCH_TARGETS (`bare,embedded,postgres,pgbench,postgres-2`) and BENCH_SCENARIOS (names, or the
- * start of names, comma-separated); BENCH_LOG_LEVEL for the servers (default warn);
+ * start of names, comma-separated); BENCH_FLOOD_RATE, the made-up tokens a second sent beside new
+ * leads in the `flood` scenario (default 5000); BENCH_LOG_LEVEL for the servers (default warn);
  * BENCH_DISPATCHER says where the follow-ups are handed on: `serve` (the default) in the server,
  * `worker` in a `leadgate worker` process beside each PostgreSQL server (LEADGATE_DISPATCHER=0 for
  * the server; its CPU and memory count as the server's), `off` nowhere (they stay in the outbox,
@@ -47,6 +48,7 @@ const DISPATCHERS = ['serve', 'worker', 'off'] as const;
 const DISPATCHER = (process.env.BENCH_DISPATCHER ?? 'serve').toLowerCase() as (typeof DISPATCHERS)[number];
 if (!DISPATCHERS.includes(DISPATCHER)) throw new Error(`BENCH_DISPATCHER: one of ${DISPATCHERS.join(', ')}`);
 const GATEWAY = '/v1/inbound-lead-gateway';
+const FLOOD_RATE = Number(process.env.BENCH_FLOOD_RATE ?? 5000);
 const SEEDED = 500;
 const list = (name: string) =>
   (process.env[name] ?? '')
@@ -98,6 +100,8 @@ interface Scenario {
   /** The status a correct answer has. */
   expect: number;
   next(i: number): Call;
+  /** Load sent at the same time on connections of its own, at `rate` requests a second. */
+  beside?: { scenario: Scenario; rate: number };
 }
 
 /**
@@ -206,6 +210,14 @@ function scenarios(t: Target): Scenario[] {
   };
   // A sender's broken template posting cut-off JSON with a good token, again and again: each is
   // answered 400 and kept as a refused sample for the agent (the newest 100 per source).
+  // Real senders while garbage pours in: new leads as in `plain`, and beside them made-up tokens at a
+  // fixed rate on 50 connections of their own. Compared with `plain` alone, what the flood takes.
+  const flood: Scenario = {
+    name: `flood: new leads beside made-up tokens at ${FLOOD_RATE}/s`,
+    expect: 200,
+    next: () => fresh(),
+    beside: { scenario: invalidToken, rate: FLOOD_RATE },
+  };
   const malformed: Scenario = {
     name: 'malformed JSON, a valid token (400)',
     expect: 400,
@@ -223,6 +235,7 @@ function scenarios(t: Target): Scenario[] {
     storm,
     listen,
     mix,
+    flood,
     invalidToken,
     staleToken,
     wrongMethod,
@@ -233,12 +246,14 @@ function scenarios(t: Target): Scenario[] {
 async function drive(
   url: string,
   scenario: Scenario,
+  rate?: number,
 ): Promise<{ result: autocannon.Result; errors: number }> {
   let i = 0;
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: SECONDS,
+    ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
         setupRequest: (req) => {
@@ -398,15 +413,22 @@ async function benchGateway(
       }
       resetPeakRss(pids);
       const walFrom = await wal?.position();
-      const { value, server, postgres, client, used } = await withCpu(pids, () => drive(url, scenario));
+      const { value, server, postgres, client, used } = await withCpu(pids, () =>
+        Promise.all([
+          drive(url, scenario),
+          scenario.beside ? drive(url, scenario.beside.scenario, scenario.beside.rate) : null,
+        ]),
+      );
+      const [main, beside] = value;
       const rss = peakRssMb(pids);
       const drain = await withCpu(pids, async () => (DISPATCHER === 'off' ? null : drained(url)));
-      const requests = value.result.requests.total;
+      // Beside a flood, the CPU per request would count the flood's too: left out.
+      const requests = beside ? 0 : main.result.requests.total;
       // `total` per request, in `unit`s, to `digits` decimals.
       const perRequest = (total: number, unit: number, digits = 0) =>
         requests > 0 ? Number((total / requests / unit).toFixed(digits)) : null;
       rows.push({
-        ...row(label, scenario.name, value.result, value.errors, rss),
+        ...row(label, scenario.name, main.result, main.errors, rss),
         'server CPU %': server,
         'postgres CPU %': wal ? postgres : null,
         'bench CPU %': client,
@@ -415,6 +437,10 @@ async function benchGateway(
         'postgres µs/req': wal ? perRequest(used.postgres + drain.used.postgres, 1e-6) : null,
         'WAL KB/req': wal && walFrom ? perRequest(await wal.since(walFrom), 1024, 1) : null,
       });
+      if (beside && scenario.beside) {
+        const name = `  beside it: ${scenario.beside.scenario.name}`;
+        rows.push(row(label, name, beside.result, beside.errors, null));
+      }
     }
     const checked = env.DATABASE_URL ? await duplicates(env.DATABASE_URL, source.agentId) : null;
     return { rows, checked, ...source };
@@ -607,6 +633,7 @@ for (const target of ['PostgreSQL', 'PostgreSQL, 2 processes']) {
   ratio(`${target} mix / pgbench`, find(target, 'mix'), pgbench);
 }
 for (const target of ['embedded', 'PostgreSQL']) {
+  ratio(`${target} new lead beside a flood / alone`, find(target, 'flood:'), find(target, 'new lead'));
   const bare = ceiling(bareName(target));
   ratio(`${target} invalid token / bare Fastify`, find(target, 'invalid token'), bare);
   ratio(`${target} revoked token / bare Fastify`, find(target, 'revoked token'), bare);
