@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { carriesCheck, newSourceToken } from './tokens.ts';
 
@@ -49,5 +50,31 @@ describe('source tokens', () => {
     const token = newSourceToken(KEY);
     for (const bad of ['', 'not-a-token', token.slice(0, 35), `${token}0`, token.replaceAll('-', '')])
       expect(carriesCheck(bad, KEY)).toBe(false);
+  });
+
+  // Tokens already issued must keep passing: the check is HMAC-SHA256 as RFC 2104 defines it,
+  // whatever computes it. Against node's own HMAC, for keys shorter, as long as and longer than a
+  // block (which HMAC hashes first), several tokens per key so the cached pads are reused.
+  it('When a token is issued under any key, then its check is the first 4 bytes of the HMAC-SHA256 of its first 12', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 100, size: 'max' }), (keyBytes) => {
+        const key = Buffer.from(keyBytes);
+        for (let i = 0; i < 3; i++) {
+          const bytes = Buffer.from(newSourceToken(key).replaceAll('-', ''), 'hex');
+          const hmac = createHmac('sha256', key).update(bytes.subarray(0, 12)).digest();
+          expect(bytes.subarray(12).toString('hex')).toBe(hmac.subarray(0, 4).toString('hex'));
+        }
+      }),
+    );
+  });
+
+  it('When a token carries the HMAC check computed by node itself, then it passes (a known token from before)', () => {
+    // Its check made by node's own HMAC, as the code before 2026-11-28 made every token's.
+    const bytes = Buffer.from('9f1c2a4e7b3d4c1a8e2f6a5b', 'hex');
+    const check = createHmac('sha256', KEY).update(bytes).digest().subarray(0, 4);
+    const hex = Buffer.concat([bytes, check]).toString('hex');
+    const token = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    expect(carriesCheck(token, KEY)).toBe(true);
+    expect(carriesCheck(token, randomBytes(32))).toBe(false);
   });
 });
