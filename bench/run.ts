@@ -26,6 +26,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { contactRule, nextAllowedInstant } from '../src/automations/contact-window.ts';
 import { createDb } from '../src/db/index.ts';
 import { hashToken } from '../src/sources/tokens.ts';
 import { editQuery } from '../test/support/db.ts';
@@ -41,6 +42,7 @@ import {
   withSchema,
 } from './leadgate-process.ts';
 
+const STARTED = new Date();
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PG_URL = process.env.DATABASE_URL || process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -640,7 +642,27 @@ for (const target of ['embedded', 'PostgreSQL']) {
   ratio(`${target} 405 / bare Fastify`, find(target, 'GET (405)'), bare);
 }
 
+/**
+ * Whether the bench's prospects (Dallas, Texas) could be texted when the run began: inside Texas's
+ * calling hours each new lead's first text is sent during the run (a row updated and a history
+ * entry more per lead); outside them it is only scheduled. Runs at different hours of the day do
+ * different work, and this says which.
+ */
+function textsAtStart(at: Date): string {
+  const next = nextAllowedInstant(at, 'America/Chicago', contactRule('TX'));
+  if (next.getTime() === at.getTime()) return 'sent at once (inside Texas calling hours)';
+  const local = next.toLocaleString('en-US', {
+    timeZone: 'America/Chicago',
+    hour: 'numeric',
+    minute: '2-digit',
+    weekday: 'short',
+  });
+  return `scheduled, not sent during the run (outside Texas calling hours until ${local} Dallas time)`;
+}
+const texts = textsAtStart(STARTED);
+
 console.log(`\n${SECONDS} s per scenario, ${CONNECTIONS} connections, node ${process.version}`);
+console.log(`New leads' first texts: ${texts}`);
 console.table(rows);
 console.table(ratios);
 if (Object.keys(checks).length > 0) {
@@ -650,6 +672,6 @@ if (Object.keys(checks).length > 0) {
 mkdirSync('bench/results', { recursive: true });
 writeFileSync(
   'bench/results/latest.json',
-  `${JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, connections: CONNECTIONS, node: process.version, rows, ratios, checks }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), texts, seconds: SECONDS, connections: CONNECTIONS, node: process.version, rows, ratios, checks }, null, 2)}\n`,
 );
 console.log('written: bench/results/latest.json');
