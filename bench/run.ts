@@ -210,16 +210,16 @@ function scenarios(t: Target): Scenario[] {
     expect: 405,
     next: () => ({ method: 'GET', path: GATEWAY, headers: {} }),
   };
-  // A sender's broken template posting cut-off JSON with a good token, again and again: each is
-  // answered 400 and kept as a refused sample for the agent (the newest 100 per source).
   // Real senders while garbage pours in: new leads as in `plain`, and beside them made-up tokens at a
-  // fixed rate on 50 connections of their own. Compared with `plain` alone, what the flood takes.
+  // fixed rate on connections of their own. Compared with `plain` alone, what the flood takes.
   const flood: Scenario = {
     name: `flood: new leads beside made-up tokens at ${FLOOD_RATE}/s`,
     expect: 200,
     next: () => fresh(),
     beside: { scenario: invalidToken, rate: FLOOD_RATE },
   };
+  // A sender's broken template posting cut-off JSON with a good token, again and again: each is
+  // answered 400 and kept as a refused sample for the agent (the newest 100 per source).
   const malformed: Scenario = {
     name: 'malformed JSON, a valid token (400)',
     expect: 400,

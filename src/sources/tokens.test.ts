@@ -54,7 +54,7 @@ describe('source tokens', () => {
 
   // Tokens already issued must keep passing: the check is HMAC-SHA256 as RFC 2104 defines it,
   // whatever computes it. Against node's own HMAC, for keys shorter, as long as and longer than a
-  // block (which HMAC hashes first), several tokens per key so the cached pads are reused.
+  // block (which HMAC hashes first), several tokens per key (what a computation could keep per key).
   it('When a token is issued under any key, then its check is the first 4 bytes of the HMAC-SHA256 of its first 12', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 100, size: 'max' }), (keyBytes) => {
