@@ -1,9 +1,10 @@
 import type { Database, Queryable } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
-import { getLeadViews, type LeadView } from '../leads/lead-queries.ts';
+import { getLeadViews } from '../leads/lead-queries.ts';
 import { insertDeliveries, type NewDelivery } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
 import { addCallTasks } from './dial-queue.ts';
+import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
 import { scheduleTexts, type HandedText, type NewText } from './sms-repository.ts';
@@ -107,7 +108,7 @@ class HandedOnMeanwhile extends Error {}
 /** What a round read and decided: its messages, their leads, and what to write for them. */
 interface ReadRound {
   rows: OutboxRow[];
-  leads: Map<string, LeadView>;
+  leads: Map<string, FollowUpLead>;
   agents: ReadonlyMap<string, FollowUpAgent>;
   deliveries: NewDelivery[];
   tasks: NewCallTask[];
@@ -125,9 +126,9 @@ async function readRound(
   if (rows.length === 0) return null;
   const events = rows.filter((m) => m.lead_id && LEAD_EVENTS.has(m.topic));
   const [leads, destinations, agents] = await Promise.all([
-    getLeadViews(
+    getFollowUpLeads(
       q,
-      rows.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
+      events.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
     ),
     destinationsOf(q, rows),
     loadFollowUpAgents(
@@ -135,9 +136,17 @@ async function readRound(
       events.map((m) => m.agent_id),
     ),
   ]);
+  // The whole lead only for the messages a webhook goes out for, read beside the follow-ups' own
+  // questions: a round without webhooks waits no more than it did.
+  const [views, { tasks, texts }] = await Promise.all([
+    getLeadViews(
+      q,
+      rows.flatMap((m) => (m.lead_id && webhooksOf(m, destinations).length > 0 ? [m.lead_id] : [])),
+    ),
+    followUp(q, events, leads, agents, now),
+  ]);
   const leadOf = (m: OutboxRow) =>
-    m.lead_id ? (leads.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
-  const { tasks, texts } = await followUp(q, events, leadOf, agents, now);
+    m.lead_id ? (views.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
   return { rows, leads, agents, deliveries: webhookDeliveries(rows, destinations, leadOf), tasks, texts };
 }
 
@@ -177,7 +186,7 @@ function claimDue(
 /** The texts written claimed, as the sender takes them. */
 function handed(
   written: ReadonlyArray<NewText & { sms_id: string }>,
-  leads: ReadonlyMap<string, LeadView>,
+  leads: ReadonlyMap<string, FollowUpLead>,
   agents: ReadonlyMap<string, FollowUpAgent>,
 ): HandedText[] {
   return written.flatMap((t) => {
@@ -210,6 +219,12 @@ type NewCallTask = Parameters<typeof addCallTasks>[1][number];
 const sourceOf = (m: OutboxRow) => (typeof m.payload.source_id === 'string' ? m.payload.source_id : null);
 const destinationKey = (m: OutboxRow, sourceId: string) => `${m.agent_id} ${sourceId} ${m.topic}`;
 
+/** The destinations a message goes to: its source's that take its topic. */
+function webhooksOf(m: OutboxRow, destinations: ReadonlyMap<string, Destinations>): Destinations {
+  const sourceId = sourceOf(m);
+  return (sourceId && destinations.get(destinationKey(m, sourceId))) || [];
+}
+
 /** The destinations each message's source has for its topic, by destinationKey, asked all at once. */
 async function destinationsOf(
   tx: Queryable,
@@ -234,10 +249,10 @@ function webhookDeliveries(
 ): NewDelivery[] {
   const deliveries: NewDelivery[] = [];
   for (const m of messages) {
-    const sourceId = sourceOf(m);
-    if (!sourceId) continue;
+    const webhooks = webhooksOf(m, destinations);
+    if (webhooks.length === 0) continue;
     const event = { topic: m.topic, created_at: new Date(m.created_at).toISOString(), payload: m.payload };
-    for (const d of destinations.get(destinationKey(m, sourceId)) ?? []) {
+    for (const d of webhooks) {
       deliveries.push({
         agent_id: m.agent_id,
         message_id: m.message_id,
@@ -256,13 +271,13 @@ function webhookDeliveries(
 async function followUp(
   tx: Queryable,
   events: readonly OutboxRow[],
-  leadOf: (m: OutboxRow) => LeadSnapshot | undefined,
+  leads: ReadonlyMap<string, FollowUpLead>,
   agents: ReadonlyMap<string, FollowUpAgent>,
   now: Date,
 ): Promise<{ tasks: NewCallTask[]; texts: NewText[] }> {
-  const asked: Array<{ m: OutboxRow; lead: LeadSnapshot; request: FollowUpRequest }> = [];
+  const asked: Array<{ m: OutboxRow; lead: FollowUpLead; request: FollowUpRequest }> = [];
   for (const m of events) {
-    const lead = leadOf(m);
+    const lead = m.lead_id ? leads.get(m.lead_id) : undefined;
     const agent = agents.get(m.agent_id);
     if (!lead || !agent) continue;
     const scheduled_at = typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null;

@@ -1,7 +1,7 @@
 import { gathered } from '../db/gathered.ts';
 import type { Database } from '../db/index.ts';
-import { getLeadViews, type LeadView } from '../leads/lead-queries.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
+import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { leadZone } from './lead-zone.ts';
 import {
   agentPhoneKey,
@@ -56,7 +56,7 @@ export async function sendDueTexts(
   );
   const room = opts.batch - Math.min(handed.length, fromHand(opts.batch));
   const claimed = await claimDueTexts(db, room, opts.leaseMs, opts.now);
-  const leads = await getLeadViews(
+  const leads = await getFollowUpLeads(
     db,
     claimed.map((t) => t.lead_id),
   );
@@ -108,7 +108,7 @@ async function sendOne(
   { db, isOptedOut, recordSent }: ReturnType<typeof roundTrips>,
   provider: SmsProvider,
   t: ClaimedText,
-  lead: LeadView | undefined,
+  lead: FollowUpLead | undefined,
   now: Date,
 ): Promise<keyof TextRound> {
   // Asked text by text, just before sending: a STOP that came a moment ago still counts.

@@ -1,7 +1,7 @@
 import { newId } from '../db/ids.ts';
 import type { Database, Queryable } from '../db/index.ts';
 import { columnList, valueExpressions } from '../db/row-shape.ts';
-import type { LeadView } from '../leads/lead-queries.ts';
+import type { FollowUpLead } from './follow-up-leads.ts';
 import { HISTORY_ROW, historyRow, type NewHistoryEntry } from '../leads/lead-repository.ts';
 
 export interface NewText {
@@ -161,7 +161,7 @@ export interface ClaimedText {
  */
 export interface HandedText extends ClaimedText {
   lease_until: Date;
-  lead: LeadView;
+  lead: FollowUpLead;
 }
 
 /**
