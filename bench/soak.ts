@@ -121,6 +121,9 @@ async function soak(database: string, env: Record<string, string>) {
     const baseline = afterFirstMinute[0] ?? rss[0] ?? 0;
     const end = rss.at(-1) ?? 0;
     const highest = Math.max(...afterFirstMinute, 0);
+    // One sample can fall between two collections: the minutes' medians say whether it grew.
+    const secondMinute = median(samples.filter((s) => s.s >= 60 && s.s < 120).map((s) => s.rss ?? 0));
+    const lastMinute = median(samples.filter((s) => s.s > SOAK_SECONDS - 60).map((s) => s.rss ?? 0));
     return {
       database,
       'max req/s (probe)': max,
@@ -132,6 +135,8 @@ async function soak(database: string, env: Record<string, string>) {
       'RSS at end MB': end,
       'highest RSS after 1 min MB': highest,
       'flat within 10 %': highest <= baseline * 1.1,
+      'median RSS, 2nd minute MB': secondMinute,
+      'median RSS, last minute MB': lastMinute,
       'largest outbox': Math.max(...samples.map((s) => s.outbox), 0),
       'events expected': 2 * ok,
       'events received': receiver.count() - before,
@@ -142,6 +147,11 @@ async function soak(database: string, env: Record<string, string>) {
     await stopLeadgate(child);
     await receiver.close();
   }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 /** Waits (at most 10 min) until the receiver has `events`; returns the seconds it took, or null. */
