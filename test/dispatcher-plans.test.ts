@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MARK_DISPATCHED } from '../src/automations/fan-out.ts';
+import { DELETE_HANDED_ON } from '../src/automations/fan-out.ts';
 import { SENT_TEXTS, TEXTS_SINCE } from '../src/automations/sms-repository.ts';
 import { HISTORY_ROW } from '../src/leads/lead-repository.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
@@ -45,16 +46,34 @@ afterAll(() => t.cleanup());
 const seqScans = (sql: string, params: unknown[]) => plannedSeqScans(t.db, sql, params);
 
 describe("the dispatcher's round, with thousands of messages and texts already handed on", () => {
-  it('when it marks its messages dispatched, then it does not read the whole outbox', async () => {
+  it('when it deletes the messages it handed on, then it does not read the whole outbox, and deletes only those', async () => {
     const { rows } = await t.db.query<{ message_id: string }>(
       'SELECT message_id FROM outbox WHERE dispatched_at IS NULL ORDER BY seq',
     );
     expect(rows).toHaveLength(ROUND);
     const ids = rows.map((r) => r.message_id);
-    expect(await seqScans(MARK_DISPATCHED, [ids.map(() => agent), ids])).not.toContain('outbox');
-    await t.db.query(MARK_DISPATCHED, [ids.map(() => agent), ids]);
-    const { rows: left } = await t.db.query('SELECT 1 FROM outbox WHERE dispatched_at IS NULL');
-    expect(left).toHaveLength(0);
+    expect(await seqScans(DELETE_HANDED_ON, [ids.map(() => agent), ids])).not.toContain('outbox');
+    const { rowCount } = await t.db.query(DELETE_HANDED_ON, [ids.map(() => agent), ids]);
+    expect(rowCount).toBe(ROUND);
+    const { rows: left } = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n, count(*) FILTER (WHERE dispatched_at IS NULL)::int AS pending FROM outbox',
+    );
+    expect(left[0]).toEqual({ n: OLD, pending: 0 });
+  });
+
+  it('when the migration to deleting runs, then the messages an earlier version marked go, and none still to hand on', async () => {
+    await t.db.query(
+      `INSERT INTO outbox (agent_id, message_id, topic, payload) SELECT $1, gen_random_uuid(), 'lead.created', '{}'
+         FROM generate_series(1, 3)`,
+      [agent],
+    );
+    await t.db.query(
+      readFileSync(new URL('../migrations/0020-outbox-handed-on.sql', import.meta.url), 'utf8'),
+    );
+    const { rows } = await t.db.query<{ n: number; pending: number }>(
+      'SELECT count(*)::int AS n, count(*) FILTER (WHERE dispatched_at IS NULL)::int AS pending FROM outbox',
+    );
+    expect(rows[0]).toEqual({ n: 3, pending: 3 });
   });
 
   it('when it counts the texts each number had today, then it does not read every text of the day', async () => {

@@ -55,6 +55,12 @@ describe('row ids', () => {
       }),
     ];
     expect(sent.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 400, 200]);
+    // The outbox's messages are deleted as they are handed on: their ids are read before.
+    const { rows: messages } = await t.db.query<{ message_id: string; lead_id: string }>(
+      'SELECT message_id::text, lead_id::text FROM outbox',
+    );
+    expect(messages.length).toBeGreaterThanOrEqual(5);
+    expect(messages.flatMap((m) => [m.message_id, m.lead_id]).filter((id) => !V7.test(id))).toEqual([]);
     const dispatcher = testDispatcher(t.db, [0], { now: () => new Date('2027-01-15T18:00:00Z') });
     await dispatcher.runOnce();
     await dispatcher.runOnce();
@@ -84,7 +90,6 @@ describe('row ids', () => {
         'lead_history',
         'leads',
         'listen_samples',
-        'outbox',
         'sms_messages',
         'sources',
         'sync_destinations',

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,10 +64,26 @@ export async function startCluster(): Promise<Cluster> {
       child.stderr.on('data', (d: Buffer) => (output += d.toString()));
       child.once('error', reject);
       child.once('exit', (code) =>
-        code === 0 ? resolve() : reject(new Error(`${tool} ${args.join(' ')} failed (${code}):\n${output}`)),
+        code === 0
+          ? resolve()
+          : reject(new Error(`${tool} ${args.join(' ')} failed (${code}):\n${output}\n${logTail()}`)),
       );
     });
 
+  // The server's own log, for a tool's failure (why the server was not there to stop): its last
+  // lines but the refusals of connections while it starts.
+  const logTail = () => {
+    try {
+      const lines = readFileSync(join(dir, 'postgres.log'), 'utf8')
+        .split('\n')
+        .filter(
+          (l) => !/the database system is (starting up|not yet accepting)|Consistent recovery state/.test(l),
+        );
+      return `postgres.log, last lines:\n${lines.slice(-40).join('\n')}`;
+    } catch {
+      return 'no postgres.log';
+    }
+  };
   await run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=100`;

@@ -11,8 +11,8 @@ import { deliver, newStats, runJobs, type Ack, type SenderStats } from './sender
 /**
  * The fault suite (`npm run test:faults`): real senders against real gateway processes while the
  * processes are killed with `kill -9` and PostgreSQL is crashed and restarted, then every answer
- * the senders got is checked against the database, and every outbox event against what a webhook
- * receiver got from the processes' dispatchers. Prints one summary line.
+ * the senders got is checked against the database, and every event handed on (and every lead's
+ * `lead.created`) against what a webhook receiver got from the processes' dispatchers. Prints one summary line.
  */
 const CONTACTS = Number(process.env.FAULT_CONTACTS ?? 2_000);
 const EMBEDDED_CONTACTS = Number(process.env.FAULT_EMBEDDED_CONTACTS ?? 600);
@@ -94,12 +94,18 @@ interface EventVerdict {
   undelivered: number;
   repeats: number;
   outOfOrder: number;
+  withoutCreated: number;
+  notHandedOn: number;
 }
 
 /**
- * Waits (up to `timeoutMs`) until the receiver got every outbox event of the agent, then: how many
- * never arrived, how many arrived more than once (allowed: at least once), and how many leads'
- * events first arrived out of their order.
+ * Waits (up to `timeoutMs`) until every outbox message of the agent is handed on and the receiver
+ * got every event, then: how many never arrived, how many arrived more than once (allowed: at least
+ * once), how many leads' events first arrived out of their order, how many leads have no
+ * `lead.created` event, and how many messages were still not handed on. A message is deleted as it is handed on, in the transaction that writes its
+ * webhook delivery (one destination: one delivery a message, with its id, lead and order), so the
+ * events are read from the deliveries, and a lead without its `lead.created` delivery is an event
+ * lost before it was handed on.
  */
 async function eventVerdict(
   db: Database,
@@ -107,12 +113,23 @@ async function eventVerdict(
   received: () => Array<{ headers: Record<string, unknown> }>,
   timeoutMs: number,
 ): Promise<EventVerdict> {
+  const deadline = Date.now() + timeoutMs;
+  const pending = async () =>
+    (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox WHERE agent_id = $1', [agentId]))
+      .rows[0]?.n ?? 0;
+  while ((await pending()) > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  const notHandedOn = await pending();
   const { rows } = await db.query<{ message_id: string; lead_id: string; seq: string }>(
-    'SELECT message_id, lead_id, seq FROM outbox WHERE agent_id = $1',
+    'SELECT message_id, lead_id, seq FROM webhook_deliveries WHERE agent_id = $1',
+    [agentId],
+  );
+  const { rows: uncreated } = await db.query(
+    `SELECT 1 FROM leads l WHERE l.agent_id = $1 AND NOT EXISTS (
+       SELECT 1 FROM webhook_deliveries d WHERE d.agent_id = l.agent_id AND d.lead_id = l.lead_id AND d.topic = 'lead.created')`,
     [agentId],
   );
   const ids = () => received().map((r) => String(r.headers['webhook-id']));
-  const deadline = Date.now() + timeoutMs;
   let missing = rows.length;
   for (;;) {
     const got = new Set(ids());
@@ -130,7 +147,14 @@ async function eventVerdict(
     if (Number(m.seq) < (lastSeq.get(m.lead_id) ?? -1)) outOfOrder++;
     lastSeq.set(m.lead_id, Math.max(Number(m.seq), lastSeq.get(m.lead_id) ?? -1));
   }
-  return { events: rows.length, undelivered: missing, repeats: all.length - new Set(all).size, outOfOrder };
+  return {
+    events: rows.length,
+    undelivered: missing,
+    repeats: all.length - new Set(all).size,
+    outOfOrder,
+    withoutCreated: uncreated.length,
+    notHandedOn,
+  };
 }
 
 describe('faults: two gateway processes on PostgreSQL, killed and the database crashed under load', () => {
@@ -196,13 +220,14 @@ describe('faults: two gateway processes on PostgreSQL, killed and the database c
           `refused=${stats.refused.length} gave-up=${stats.gaveUp} transient-answers=${stats.transient} self-exits=${selfExits} ` +
           `kills=2 db-restarts=${readyAfterDb.length} ready-after-db-max=${readyAfterDb.length ? `${Math.round(Math.max(...readyAfterDb))}ms` : 'n/a'} ` +
           `restart-to-ready-max=${Math.round(Math.max(...restarts))}ms load=${seconds.toFixed(1)}s ` +
-          `events=${e.events} undelivered=${e.undelivered} repeats=${e.repeats} out-of-order=${e.outOfOrder}`,
+          `events=${e.events} undelivered=${e.undelivered} repeats=${e.repeats} out-of-order=${e.outOfOrder} ` +
+          `leads-without-created=${e.withoutCreated} not-handed-on=${e.notHandedOn}`,
       );
       expect(selfExits, gateways.map((g) => g.log).join('\n')).toBe(0);
       expect(stats.refused, JSON.stringify(stats.refused.slice(0, 3))).toEqual([]);
       expect(v).toMatchObject({ lost: 0, duplicated: 0, mismatched: 0 });
       expect(e.events).toBeGreaterThanOrEqual(CONTACTS);
-      expect(e).toMatchObject({ undelivered: 0, outOfOrder: 0 });
+      expect(e).toMatchObject({ undelivered: 0, outOfOrder: 0, withoutCreated: 0, notHandedOn: 0 });
       expect(stats.gaveUp).toBe(0);
       expect(readyAfterDb).toHaveLength(2);
       for (const ms of readyAfterDb) expect(ms).toBeLessThan(5_000);
