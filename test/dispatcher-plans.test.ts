@@ -55,7 +55,7 @@ describe("the dispatcher's round, with thousands of messages and texts already h
     expect(await seqScans(DELETE_HANDED_ON, [ids.map(() => agent), ids])).not.toContain('outbox');
     const { rowCount } = await t.db.query(DELETE_HANDED_ON, [ids.map(() => agent), ids]);
     expect(rowCount).toBe(ROUND);
-    const { rows: left } = await t.db.query<{ n: number }>(
+    const { rows: left } = await t.db.query<{ n: number; pending: number }>(
       'SELECT count(*)::int AS n, count(*) FILTER (WHERE dispatched_at IS NULL)::int AS pending FROM outbox',
     );
     expect(left[0]).toEqual({ n: OLD, pending: 0 });

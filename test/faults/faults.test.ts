@@ -12,7 +12,8 @@ import { deliver, newStats, runJobs, type Ack, type SenderStats } from './sender
  * The fault suite (`npm run test:faults`): real senders against real gateway processes while the
  * processes are killed with `kill -9` and PostgreSQL is crashed and restarted, then every answer
  * the senders got is checked against the database, and every event handed on (and every lead's
- * `lead.created`) against what a webhook receiver got from the processes' dispatchers. Prints one summary line.
+ * `lead.created`) against what a webhook receiver got from the processes' dispatchers. Prints one
+ * summary line.
  */
 const CONTACTS = Number(process.env.FAULT_CONTACTS ?? 2_000);
 const EMBEDDED_CONTACTS = Number(process.env.FAULT_EMBEDDED_CONTACTS ?? 600);
@@ -102,10 +103,10 @@ interface EventVerdict {
  * Waits (up to `timeoutMs`) until every outbox message of the agent is handed on and the receiver
  * got every event, then: how many never arrived, how many arrived more than once (allowed: at least
  * once), how many leads' events first arrived out of their order, how many leads have no
- * `lead.created` event, and how many messages were still not handed on. A message is deleted as it is handed on, in the transaction that writes its
- * webhook delivery (one destination: one delivery a message, with its id, lead and order), so the
- * events are read from the deliveries, and a lead without its `lead.created` delivery is an event
- * lost before it was handed on.
+ * `lead.created` event, and how many messages were still not handed on. A message is deleted as it
+ * is handed on, in the transaction that writes its webhook delivery (one destination: one delivery
+ * a message, with its id, lead and order), so the events are read from the deliveries, and a lead
+ * without its `lead.created` delivery is an event lost before it was handed on.
  */
 async function eventVerdict(
   db: Database,
