@@ -11,7 +11,9 @@ const pidsIn = (output: string) =>
     index: Number(m[1]),
     pid: Number(m[2]),
   }));
+/** Whether the process is there; a pid of 0 or less would signal a whole process group: refused. */
 const alive = (pid: number) => {
+  if (!(pid > 0)) throw new Error(`not a process id: ${pid}`);
   try {
     process.kill(pid, 0);
     return true;
@@ -74,7 +76,9 @@ describe.runIf(TEST_DATABASE_URL)('leadgate serve --workers 2 on PostgreSQL', ()
 
   it('When a worker is killed, then the gateway keeps answering and the worker is restarted', async () => {
     const [first] = pidsIn(server.output());
-    process.kill(first?.pid ?? 0, 'SIGKILL');
+    // A pid of 0 would kill the test's own process group.
+    if (!first) throw new Error(`no worker's pid in the server's output:\n${server.output()}`);
+    process.kill(first.pid, 'SIGKILL');
     // Its open connections die with it (a sender retries those); new ones go to the other worker.
     await until(() => /exited \(SIGKILL\); restarting it/.test(server.output()));
     const during = await deliverInParallel([server.url], src.token, 10, (i) => ({
@@ -82,9 +86,9 @@ describe.runIf(TEST_DATABASE_URL)('leadgate serve --workers 2 on PostgreSQL', ()
       phone: `21455509${String(i).padStart(2, '0')}`,
     }));
     expect(during.map((r) => r.status)).toEqual(Array(10).fill(200));
-    await until(() => pidsIn(server.output()).filter((w) => w.index === first?.index).length === 2);
+    await until(() => pidsIn(server.output()).filter((w) => w.index === first.index).length === 2);
     const replacement = pidsIn(server.output()).at(-1);
-    expect(replacement?.pid).not.toBe(first?.pid);
+    expect(replacement?.pid).not.toBe(first.pid);
     expect(alive(replacement?.pid ?? 0)).toBe(true);
   }, 30_000);
 
