@@ -272,15 +272,15 @@ describe('bodies', () => {
   ])(
     'when a source is patched with %s, then 400 VALIDATION_ERROR and nothing changes',
     async (_label, body) => {
+      const row = async () =>
+        (await t.db.query('SELECT * FROM sources WHERE source_id = $1', [seeded.source_id])).rows[0];
+      const before = await row();
+      expect(before).toMatchObject({ active: true });
       const res = await call('PATCH', `/sources/${seeded.source_id}`, json(body));
 
       expect(res.status).toBe(400);
       expect(res.body.error_code).toBe('VALIDATION_ERROR');
-      const { rows } = await t.db.query<{ active: boolean }>(
-        'SELECT active FROM sources WHERE source_id = $1',
-        [seeded.source_id],
-      );
-      expect(rows[0]?.active).toBe(true);
+      expect(await row()).toEqual(before);
     },
   );
 });

@@ -341,8 +341,21 @@ describe('one agent never sees another’s', () => {
         .tasks.map((x) => x.task_id);
     const task = (await queue())[0] ?? '';
     expect(task).not.toBe('');
-    await b.post(`/console/dial-queue/${task}/outcome`, { _csrf: csrf, outcome: 'not_interested' });
+    const alices = await b.post(`/console/dial-queue/${task}/outcome`, {
+      _csrf: csrf,
+      outcome: 'not_interested',
+    });
+    expect(alices.statusCode).toBe(303); // her token was good: only the task's owner made it nothing
     expect(await queue()).toContain(task);
+    // The same post by Bob takes the task out of his queue: Alice's was refused, not broken.
+    const bobs = new Browser();
+    await bobs.login(bob.email, PASSWORD);
+    const mine = await bobs.post(`/console/dial-queue/${task}/outcome`, {
+      _csrf: await bobs.csrf('/console/dial-queue'),
+      outcome: 'not_interested',
+    });
+    expect(mine.statusCode).toBe(303);
+    expect(await queue()).not.toContain(task);
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpiredKeys } from '../src/idempotency/key-store.ts';
+import { createSource } from '../src/sources/source-repository.ts';
 import { createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { countRows, deliver, deliverInParallel } from './support/deliver.ts';
 
@@ -110,8 +111,9 @@ describe('idempotent delivery', () => {
     expect(good.json().idempotent_replay).toBeUndefined();
   });
 
-  it('when keys are per source, then the same key from another source is a new delivery', async () => {
-    const other = await seedSource(t.db, 'Second Vendor');
+  it('when keys are per source, then the same key from another source of the same agent is a new delivery', async () => {
+    // The same agent's: keys scoped by agent instead of by source would make this a replay.
+    const other = await createSource(t.db, src.agent_id, 'Second Vendor');
     const a = await deliver(
       t.app,
       src.token,
@@ -124,6 +126,7 @@ describe('idempotent delivery', () => {
       { name: 'Scope Sam' },
       { headers: { 'idempotency-key': 'k-scope' } },
     );
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     expect(b.json().idempotent_replay).toBeUndefined();
     expect(b.json().lead_id).not.toBe(a.json().lead_id);
   });

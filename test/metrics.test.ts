@@ -15,8 +15,12 @@ let testDb: TestDb;
 let app: FastifyInstance;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 const metrics = () => app.inject({ method: 'GET', url: '/metrics' }).then((r) => r.body);
-const value = (text: string, series: string) =>
-  Number(new RegExp(`^${series.replace(/[{}"()[\]]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+/** A series' value in a scrape; a series the scrape lacks is an error (not NaN, which equals NaN). */
+const value = (text: string, series: string) => {
+  const found = new RegExp(`^${series.replace(/[{}"()[\]]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1];
+  if (found === undefined) throw new Error(`${series} is not in the scrape`);
+  return Number(found);
+};
 
 let shared: ReturnType<typeof createMetrics>;
 beforeAll(async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '../src/db/index.ts';
 import { regenerateSourceToken, updateSource } from '../src/sources/source-repository.ts';
 import { seedSource } from './support/app.ts';
-import { createTestDb, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
+import { loadMigrations, migrate } from '../src/db/migrate.ts';
+import { createTestDb, TEST_DATABASE_URL, urlWithSchema, type TestDb } from './support/db.ts';
 import { countRows, deliverInParallel, GATEWAY } from './support/deliver.ts';
 import { startGatewayProcess, startTcpProxy, type GatewayProcess } from './support/processes.ts';
 
@@ -108,16 +109,22 @@ describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () 
     }
   });
 
-  it('when both processes migrate the same database at start, then the schema is applied once', async () => {
-    const other = await createDb({ databaseUrl: testDb.url ?? '' });
+  it('when two processes migrate an empty schema at once, then each migration is applied once and neither fails', async () => {
+    // Two connections of their own, as two processes starting together have (the gateways above
+    // started on a schema createTestDb had already migrated).
+    const schema = `t_migrate_${Date.now().toString(36)}`;
+    await db.query(`CREATE SCHEMA ${schema}`);
+    const url = urlWithSchema(TEST_DATABASE_URL ?? '', schema);
+    const [a, b] = await Promise.all([createDb({ databaseUrl: url }), createDb({ databaseUrl: url })]);
     try {
-      expect(await countRows(other, 'schema_migrations')).toBeGreaterThanOrEqual(1);
-      const { rows } = await other.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM schema_migrations GROUP BY version HAVING count(*) > 1',
-      );
-      expect(rows).toHaveLength(0);
+      const applied = await Promise.all([migrate(a), migrate(b)]);
+      const all = loadMigrations().map((m) => m.name);
+      expect(all.length).toBeGreaterThan(1);
+      expect(applied.flat().sort()).toEqual([...all].sort());
+      expect(await countRows(a, 'schema_migrations')).toBe(all.length);
     } finally {
-      await other.close();
+      await Promise.all([a.close(), b.close()]);
+      await db.query(`DROP SCHEMA ${schema} CASCADE`);
     }
   });
 });

@@ -125,9 +125,12 @@ describe('refused deliveries kept together', () => {
     await olderRefused(s, LIMIT);
     expect((await deliver(t.app, s.token, { name: 'Listen Lee', listen: true })).statusCode).toBe(200);
 
-    await deliverInParallel([url], s.token, 5, nameless);
+    const answers = await deliverInParallel([url], s.token, 5, nameless);
 
-    expect(await refusedOf(s.source_id)).toHaveLength(LIMIT);
+    expect(answers.map((a) => a.status)).toEqual(Array<number>(5).fill(400));
+    const kept = await refusedOf(s.source_id);
+    expect(kept).toHaveLength(LIMIT);
+    expect(kept.filter((r) => r.raw_body !== 'old')).toHaveLength(5);
     expect(await countRows(t.db, 'listen_samples', 'source_id = $1 AND listen', [s.source_id])).toBe(1);
   });
 });

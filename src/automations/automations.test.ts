@@ -209,6 +209,7 @@ describe('planFollowUp: speed to lead', () => {
         (count, state) => {
           const plan = planFollowUp({ ...base, state, texts_last_24h: count });
           const cap = contactRule(state).maxPer24h ?? Number.POSITIVE_INFINITY;
+          expect('send_at' in plan.text).toBe(count === 0);
           if ('send_at' in plan.text) expect(count + 1).toBeLessThanOrEqual(Math.min(1, cap));
         },
       ),

@@ -19,6 +19,10 @@ const CONTACTS = Number(process.env.FAULT_CONTACTS ?? 2_000);
 const EMBEDDED_CONTACTS = Number(process.env.FAULT_EMBEDDED_CONTACTS ?? 600);
 const summary: string[] = [];
 
+/** Why each of the chaos steps that failed failed (a kill, a restart, a crash of the database). */
+const failuresOf = (settled: PromiseSettledResult<unknown>[]) =>
+  settled.flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+
 afterAll(() => {
   process.stdout.write(`\nfault suite: ${summary.join(' | ')}\n\n`);
 });
@@ -207,7 +211,7 @@ describe('faults: two gateway processes on PostgreSQL, killed and the database c
       while (chaos[0] && done / total >= chaos[0][0])
         running.push((chaos.shift() as [number, () => Promise<unknown>])[1]());
     });
-    await Promise.allSettled(running);
+    const chaosFailures = failuresOf(await Promise.allSettled(running));
     const seconds = (performance.now() - started) / 1000;
 
     const db = await createDb({ databaseUrl: cluster.url });
@@ -219,11 +223,15 @@ describe('faults: two gateway processes on PostgreSQL, killed and the database c
       summary.push(
         `postgres contacts=${CONTACTS} acked=${v.acked} lost=${v.lost} duplicated=${v.duplicated} mismatched=${v.mismatched} ` +
           `refused=${stats.refused.length} gave-up=${stats.gaveUp} transient-answers=${stats.transient} self-exits=${selfExits} ` +
-          `kills=2 db-restarts=${readyAfterDb.length} ready-after-db-max=${readyAfterDb.length ? `${Math.round(Math.max(...readyAfterDb))}ms` : 'n/a'} ` +
+          `kills=${restarts.length - gateways.length} db-restarts=${readyAfterDb.length} ready-after-db-max=${readyAfterDb.length ? `${Math.round(Math.max(...readyAfterDb))}ms` : 'n/a'} ` +
           `restart-to-ready-max=${Math.round(Math.max(...restarts))}ms load=${seconds.toFixed(1)}s ` +
           `events=${e.events} undelivered=${e.undelivered} repeats=${e.repeats} out-of-order=${e.outOfOrder} ` +
           `leads-without-created=${e.withoutCreated} not-handed-on=${e.notHandedOn}`,
       );
+      // Every kill, restart and crash of the database happened, and none failed.
+      expect(chaosFailures).toEqual([]);
+      expect(chaos).toHaveLength(0);
+      expect(restarts).toHaveLength(gateways.length + 2);
       expect(selfExits, gateways.map((g) => g.log).join('\n')).toBe(0);
       expect(stats.refused, JSON.stringify(stats.refused.slice(0, 3))).toEqual([]);
       expect(v).toMatchObject({ lost: 0, duplicated: 0, mismatched: 0 });
@@ -265,7 +273,7 @@ describe('faults: a server on the embedded database killed with kill -9 under lo
         running.push((gateway as Gateway).killAndRestart().then((ms) => (restartMs = ms)));
       },
     );
-    await Promise.allSettled(running);
+    const chaosFailures = failuresOf(await Promise.allSettled(running));
     await gateway.kill('SIGTERM'); // PGlite is one process's: read it after the server is gone
     const selfExits = gateway.selfExits;
 
@@ -276,6 +284,9 @@ describe('faults: a server on the embedded database killed with kill -9 under lo
         `embedded contacts=${EMBEDDED_CONTACTS} acked=${v.acked} missing=${v.lost} duplicated=${v.duplicated} ` +
           `mismatched=${v.mismatched} self-exits=${selfExits} restart-to-ready=${Math.round(restartMs)}ms`,
       );
+      expect(chaosFailures).toEqual([]);
+      expect(killed).toBe(true);
+      expect(restartMs).toBeGreaterThan(0);
       expect(selfExits, gateway.log).toBe(0);
       expect(stats.refused).toEqual([]);
       expect(v).toMatchObject({ lost: 0, duplicated: 0, mismatched: 0 });
