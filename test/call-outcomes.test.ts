@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/config.ts';
+import type { Database, Queryable } from '../src/db/index.ts';
 import { recordCallOutcome } from '../src/automations/dial-queue.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
+import { TEST_DATABASE_URL } from './support/db.ts';
+import { signal } from './support/signal.ts';
 
 /** The dial queue's call outcomes (docs/admin-api.md, "Call outcomes"), on the suite's database. */
 
@@ -109,6 +112,63 @@ describe('call outcomes', () => {
     const history = (await lead(lead_id)).history.filter((h) => h.event === 'call_outcome');
     expect(history).toHaveLength(1);
   });
+
+  it.runIf(TEST_DATABASE_URL)(
+    'When one mark holds the task while another is made, then the other waits for it and finds the task done (PostgreSQL)',
+    async () => {
+      const { lead_id, task_id } = await leadWithTask();
+      // The first mark stops inside its transaction, the task and the lead read and locked.
+      const hasRead = signal();
+      const released = signal();
+      const inTransaction = (db: Database, afterSelect: () => Promise<void>): Database => ({
+        ...db,
+        withTransaction: (fn) =>
+          db.withTransaction((tx) =>
+            fn({
+              query: async (sql: string, params?: readonly unknown[]) => {
+                const result = await tx.query(sql, params);
+                if (sql.includes('FOR UPDATE OF t, l')) await afterSelect();
+                return result;
+              },
+            } as Queryable),
+          ),
+      });
+      const first = recordCallOutcome(
+        inTransaction(t.db, () => (hasRead.fire(), released.done)),
+        seeded.agent_id,
+        task_id,
+        'reached',
+        new Date(),
+      );
+      await hasRead.done;
+      let secondRead = false;
+      const second = recordCallOutcome(
+        inTransaction(t.db, async () => void (secondRead = true)),
+        seeded.agent_id,
+        task_id,
+        'not_interested',
+        new Date(),
+      );
+      // Until the second waits on the lock, or (were there none) has read the task still open.
+      const waiting = async () =>
+        (
+          await t.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND query LIKE '%FOR UPDATE OF t, l%'`,
+          )
+        ).rows[0]?.n ?? 0;
+      for (let i = 0; !secondRead && (await waiting()) === 0; i++) {
+        if (i > 200) throw new Error('the second mark neither waited nor read');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      released.fire();
+      const [won, lost] = await Promise.all([first, second]);
+      expect(won).toMatchObject({ task_id, lead_id });
+      expect(lost).toBeNull();
+      const history = (await lead(lead_id)).history.filter((h) => h.event === 'call_outcome');
+      expect(history).toHaveLength(1);
+    },
+  );
 
   it('When the outcome is not one of the four, then 400 and nothing changes', async () => {
     const { task_id } = await leadWithTask();

@@ -9,6 +9,7 @@ import { heldSmsProvider, testAutomationConfig, testDispatcher } from './support
 import { countRows, deliver } from './support/deliver.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { startReceiver } from './support/receiver.ts';
+import { signal } from './support/signal.ts';
 import { until } from './support/until.ts';
 
 async function withDestination(t: TestApp, url: string) {
@@ -183,6 +184,43 @@ describe('dispatcher: rounds with a webhook destination', () => {
     for (const table of ['webhook_deliveries', 'dial_tasks', 'sms_messages'])
       expect(await countRows(t.db, table, 'agent_id = $1', [src.agent_id])).toBe(3);
   });
+
+  it.runIf(TEST_DATABASE_URL)(
+    'When a round holds the fan-out’s lock, then a round beside it hands on nothing, not even the messages the first did not take, so the order holds (PostgreSQL)',
+    async () => {
+      while ((await fanOut(t.db, 1_000, NOON_CHICAGO)).dispatched > 0);
+      const src = await seedSource(t.db, 'Turns Agent');
+      for (let i = 0; i < 4; i++)
+        await deliver(t.app, src.token, { name: `Turn ${i}`, phone: `31255509${20 + i}` });
+      // The first round stops inside its transaction, its two messages read and locked.
+      const hasRead = signal();
+      const released = signal();
+      const held: Database = {
+        ...t.db,
+        withTransaction: (fn) =>
+          t.db.withTransaction((tx) =>
+            fn({
+              query: async (sql: string, params?: readonly unknown[]) => {
+                const result = await tx.query(sql, params);
+                if (sql.includes('pg_try_advisory_xact_lock')) {
+                  hasRead.fire();
+                  await released.done;
+                }
+                return result;
+              },
+            } as Queryable),
+          ),
+      };
+      const first = fanOut(held, 2, NOON_CHICAGO);
+      await hasRead.done;
+      // Without the lock, SKIP LOCKED would hand the later two on before the earlier two.
+      const beside = await fanOut(t.db, 200, NOON_CHICAGO);
+      released.fire();
+      expect((await first).dispatched).toBe(2);
+      expect(beside.dispatched).toBe(0);
+      expect((await fanOut(t.db, 200, NOON_CHICAGO)).dispatched).toBe(2);
+    },
+  );
 });
 
 describe('dispatcher: a steady stream of leads', () => {

@@ -24,7 +24,9 @@ afterAll(async () => {
 const scheduled = (name: string) => ({ name, phone: '2145550600', scheduled_at: '2027-05-01T15:00:00Z' });
 
 describe('a database error inside a delivery', () => {
-  it('when the appointment insert fails, then nothing is kept (no lead, no key, no outbox) and 500 SERVER_ERROR', async () => {
+  // A new contact's write is one statement: failing it as it is sent tests the answer and the key;
+  // that the statement itself writes all or nothing is the next test's (a constraint inside it).
+  it("when a new contact's statement fails, then 500 SERVER_ERROR, nothing is kept (no lead, no key, no message), and the retry creates the lead", async () => {
     fault.failWhen = (sql) => sql.includes('INSERT INTO appointments');
     try {
       const res = await deliver(t.app, src.token, scheduled('Rollback Rob'), {
@@ -38,6 +40,7 @@ describe('a database error inside a delivery', () => {
     }
     expect(await countRows(testDb.db, 'leads', "name = 'Rollback Rob'")).toBe(0);
     expect(await countRows(testDb.db, 'idempotency_keys', "key = 'k-rollback'")).toBe(0);
+    expect(await countRows(testDb.db, 'outbox', "payload->>'name' = 'Rollback Rob'")).toBe(0);
     const retry = await deliver(t.app, src.token, scheduled('Rollback Rob'), {
       headers: { 'idempotency-key': 'k-rollback' },
     });
@@ -105,9 +108,11 @@ describe('a database error inside a delivery', () => {
   });
 
   it('when the database is down, then 503 SERVICE_UNAVAILABLE with Retry-After; after it is back, the retry creates the lead exactly once', async () => {
+    // A phone of her own: one already stored would merge the retries whatever their key did.
+    const olga = { ...scheduled('Outage Olga'), phone: '2145550630' };
     fault.down = true;
     try {
-      const res = await deliver(t.app, src.token, scheduled('Outage Olga'), {
+      const res = await deliver(t.app, src.token, olga, {
         headers: { 'idempotency-key': 'k-outage' },
       });
       expect(res.statusCode).toBe(503);
@@ -122,12 +127,16 @@ describe('a database error inside a delivery', () => {
     const results = [];
     for (let i = 0; i < 3; i++) {
       results.push(
-        await deliver(t.app, src.token, scheduled('Outage Olga'), {
+        await deliver(t.app, src.token, olga, {
           headers: { 'idempotency-key': 'k-outage' },
         }),
       );
     }
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(results.map((r) => r.json().message)).toEqual(
+      Array(3).fill('Lead created and appointment scheduled'),
+    );
+    expect(results.map((r) => r.json().idempotent_replay)).toEqual([undefined, true, true]);
     expect(new Set(results.map((r) => r.json().lead_id)).size).toBe(1);
     expect(await countRows(testDb.db, 'leads', "name = 'Outage Olga'")).toBe(1);
   });

@@ -51,7 +51,7 @@ describe('overload: more deliveries at once than the database can take', () => {
   // New contacts arriving together share one statement, token lookups one query, and merges
   // without an appointment a read and a write, so the crowd is of repeat contacts booking an
   // appointment: each is a transaction of its own.
-  it('When 60 repeat contacts booking appointments arrive at once, then each gets its answer or a 503 with Retry-After, nothing is half-written, and the retries all land once', async () => {
+  it('When 60 repeat contacts booking appointments arrive at once, then each gets its answer or a 503 with Retry-After (refused before its transaction begins), every accepted merge is whole, and the retries all land once', async () => {
     const n = 60;
     for (let i = 0; i < n; i++) expect((await send(i, `seed-${i}`, 'first', null)).status).toBe(200);
     const history = await countRows(testDb.db, 'lead_history', 'agent_id = $1', [src.agent_id]);

@@ -66,6 +66,8 @@ describe.runIf(TEST_DATABASE_URL)('leadgate serve --workers 2 on PostgreSQL', ()
     );
     expect(keyed.map((r) => r.status)).toEqual(Array(30).fill(200));
     expect(new Set(keyed.map((r) => r.body.lead_id)).size).toBe(1);
+    // One created, the rest replays of it: merging by phone alone would answer them all as created.
+    expect(keyed.filter((r) => r.body.idempotent_replay !== true)).toHaveLength(1);
     const contact = await deliverInParallel([server.url], src.token, 30, () => ({
       name: 'Cluster Contact',
       phone: '214-555-0802',
