@@ -48,3 +48,18 @@ describe("the server's heap growth", () => {
     expect(set).toEqual(['--heap-growing-percent=50']);
   });
 });
+
+describe('the webhook retry schedule', () => {
+  it('When DELIVERY_RETRY_SCHEDULE is unset or starts with 0, then it reads as the attempts; a first entry other than 0, or a word, refuses to start', () => {
+    expect(loadConfig({}).automations.retrySchedule).toEqual([
+      0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
+    expect(loadConfig({ DELIVERY_RETRY_SCHEDULE: '0, 30s, 5m' }).automations.retrySchedule).toEqual([
+      0, 30_000, 300_000,
+    ]);
+    expect(() => loadConfig({ DELIVERY_RETRY_SCHEDULE: '30s,5m' })).toThrow(
+      /start with 0, the first attempt/,
+    );
+    expect(() => loadConfig({ DELIVERY_RETRY_SCHEDULE: '0,soon' })).toThrow(/"soon" is not a delay/);
+  });
+});

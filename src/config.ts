@@ -172,7 +172,7 @@ export interface Config {
 export interface AutomationConfig {
   /** Whether `serve` runs the dispatcher too (off: run `leadgate worker` beside it). */
   dispatcherInServe: boolean;
-  /** Webhook retry delays in milliseconds (DELIVERY_RETRY_SCHEDULE). */
+  /** Webhook attempts, in milliseconds (DELIVERY_RETRY_SCHEDULE): 0 for the first, then the wait after each failure. */
   retrySchedule: number[];
   allowPrivateDestinations: boolean;
   sms: {
@@ -255,10 +255,7 @@ function automationConfig(env: NodeJS.ProcessEnv): AutomationConfig {
   }
   return {
     dispatcherInServe: env.LEADGATE_DISPATCHER !== '0',
-    retrySchedule: parseDelays(
-      'DELIVERY_RETRY_SCHEDULE',
-      env.DELIVERY_RETRY_SCHEDULE || LIMITS.deliveryRetrySchedule,
-    ),
+    retrySchedule: retryScheduleFrom(env),
     allowPrivateDestinations: env.ALLOW_PRIVATE_DESTINATIONS === 'true',
     sms: {
       provider,
@@ -281,6 +278,24 @@ function automationConfig(env: NodeJS.ProcessEnv): AutomationConfig {
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `0,5s,5m,2h` → delays in milliseconds; a bare number is milliseconds. */
+/**
+ * When a webhook delivery is attempted: the first entry stands for the first attempt, made at once,
+ * and each next one is the wait after a failure; after the last, the delivery is dead. A first
+ * entry other than 0 is refused: it would be read as the first retry's wait and silently skipped.
+ */
+function retryScheduleFrom(env: NodeJS.ProcessEnv): number[] {
+  const schedule = parseDelays(
+    'DELIVERY_RETRY_SCHEDULE',
+    env.DELIVERY_RETRY_SCHEDULE || LIMITS.deliveryRetrySchedule,
+  );
+  if (schedule[0] !== 0) {
+    throw new ConfigError(
+      'DELIVERY_RETRY_SCHEDULE: start with 0, the first attempt (made at once); then the waits after each failure (e.g. 0,5s,5m,30m)',
+    );
+  }
+  return schedule;
+}
+
 export function parseDelays(name: string, text: string): number[] {
   return text.split(',').map((part) => {
     const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(part);

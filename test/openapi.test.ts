@@ -254,13 +254,15 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
-  it('when a gateway operation is read, then it takes JSON, forms and text and lists every status', () => {
+  it('when a gateway operation is read, then it takes JSON, both forms, XML and text and lists every status', () => {
     for (const path of [GATEWAY_PATH, `${GATEWAY_PATH}/v/{token}`]) {
       const op = obj(obj(obj(doc.paths, 'paths')[path], path).post, path);
       const body = obj(obj(op.requestBody, 'requestBody').content, 'content');
       expect(Object.keys(body).sort()).toEqual([
         'application/json',
         'application/x-www-form-urlencoded',
+        'application/xml',
+        'multipart/form-data',
         'text/plain',
       ]);
       const responses = obj(op.responses, 'responses');

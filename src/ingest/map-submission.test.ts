@@ -23,6 +23,25 @@ describe('mapSubmission: what the gateway relies on', () => {
     expect(map({ name: 'Ada' }).control).toEqual({ listen: false, idempotency_key: undefined });
   });
 
+  it.each<[JsonValue, boolean]>([
+    [true, true],
+    [1, true],
+    ['1', true],
+    ['TRUE', true],
+    ['yes', true],
+    ['on', true], // an HTML checkbox named listen
+    [false, false],
+    [0, false],
+    ['off', false],
+    ['no', false],
+    ['', false],
+  ])('When listen is %j, then Listen mode is %s, with no warning', (listen, expected) => {
+    const out = map({ name: 'Ada', listen });
+    expect(out.control.listen).toBe(expected);
+    expect(out.warnings).toEqual([]);
+    expect(out.custom_fields).toEqual({});
+  });
+
   it('When listen is not a boolean, then it is false, kept and flagged', () => {
     const out = map({ name: 'Ada', listen: 'maybe' });
     expect(out.control.listen).toBe(false);

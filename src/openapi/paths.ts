@@ -186,8 +186,8 @@ function gatewayOperation(viaPath: boolean): Json {
         ? 'For senders that cannot set custom headers. An x-source-token header, if also sent, must equal the path token.'
         : 'The source token selects the receiving agent and the lead source.',
       'Order of checks: token present (401) → token valid and active (401) → rate limit (429) → body size (413, above 262,144 bytes) → JSON (400 INVALID_JSON) → name (400 MISSING_NAME) → idempotency key (400/422).',
-      'The body is read as JSON whatever the Content-Type says, except application/x-www-form-urlencoded, which is read as a form (repeated keys become arrays, `custom_fields[key]=value` a nested object).',
-      'Any method other than POST gets 405 METHOD_NOT_ALLOWED with `Allow: POST`. Retry 429 and 5xx with backoff (1, 2, 4, 8, 16 s, cap 30 s) under the same idempotency key; do not retry other 4xx.',
+      "A body that is a JSON object is read as JSON, and one that starts with `<` (or is labelled XML) as XML, whatever the Content-Type says; otherwise application/x-www-form-urlencoded is read as a form (repeated keys become arrays, `custom_fields[key]=value` a nested object) and multipart/form-data as a form with parts (a file part keeps only its name and type). XML: the root element's children are the fields; a DOCTYPE is refused.",
+      'Any method other than POST gets 405 METHOD_NOT_ALLOWED with `Allow: POST`, except a CORS preflight for a POST (OPTIONS with Access-Control-Request-Method: POST), which gets 204. Retry 429 and 5xx with backoff (1, 2, 4, 8, 16 s, cap 30 s) under the same idempotency key; do not retry other 4xx.',
     ].join('\n\n'),
     security: viaPath ? [] : [{ sourceTokenHeader: [] }],
     parameters: [...(viaPath ? [param('SourceToken')] : []), param('IdempotencyKey')],
@@ -196,6 +196,14 @@ function gatewayOperation(viaPath: boolean): Json {
       content: {
         'application/json': { schema: ref('GatewayRequest'), examples: requestExamples },
         'application/x-www-form-urlencoded': { schema: ref('LeadSubmission') },
+        'multipart/form-data': { schema: ref('LeadSubmission') },
+        'application/xml': {
+          schema: {
+            type: 'string',
+            description:
+              'One root element whose child elements are the fields (a repeated element is a list, an attribute sits beside its element as `element@attribute`); no DOCTYPE.',
+          },
+        },
         'text/plain': {
           schema: {
             type: 'string',

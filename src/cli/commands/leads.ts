@@ -17,7 +17,7 @@ function listLeads(leads: Command, ctx: CommandContext): void {
     .command('list')
     .description('list an agent’s leads, newest first')
     .requiredOption('--agent <agent_id>', 'the agent')
-    .option('--status <status>', 'New, Scheduled or Canceled')
+    .option('--status <status>', 'New, Scheduled, Canceled, Contacted, Not interested or Bad number')
     .option('--q <text>', 'search name, email and phone')
     .option('--limit <n>', 'leads per page (default 50, max 200)')
     .option('--cursor <cursor>', 'the next_cursor of the previous page')
