@@ -9,7 +9,7 @@ import { registerConsole } from './console/routes.ts';
 import { sessionSecret } from './console/session.ts';
 import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
 import { installAvailability, type Lifecycle } from './http/availability.ts';
-import { installErrorHandling } from './http/error-handler.ts';
+import { answerUnreadableUrl, installErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { logRequests, loggerOptions } from './http/logging.ts';
 import { registerMetrics } from './http/metrics-route.ts';
@@ -49,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // X-Forwarded-For is believed only from the proxies the operator names (TRUST_PROXY): anyone
     // could send one, and the console's login throttle counts by client address.
     trustProxy: deps.trustProxy ?? false,
+    frameworkErrors: answerUnreadableUrl,
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -166,10 +166,27 @@ describe('logs', () => {
     await t.app.inject({ method: 'GET', url: `${GATEWAY}/v/${s.token}` });
     await t.app.inject({ method: 'POST', url: `${GATEWAY}/v/${s.token}/extra?token=${s.token}` });
     await deliver(t.app, `${s.token.slice(0, 30)}zzzzzz`, { name: 'Bad Token' }, { via: 'path' });
+    // Paths a sender gets wrong still carry the token: without /v/, upper case, the slash encoded,
+    // at the root, and one Fastify cannot decode (its own answer would quote the path).
+    for (const url of [
+      `${GATEWAY}/${s.token}`,
+      `${GATEWAY}/V/${s.token}`,
+      `${GATEWAY}/v%2F${s.token}`,
+      `/${s.token}`,
+      `/v1/${s.token.replace(/-/g, '')}/leads`,
+    ]) {
+      const res = await t.app.inject({ method: 'POST', url, payload: { name: 'Wrong Path' } });
+      expect(res.body).not.toContain(s.token.slice(0, 8));
+    }
+    const bad = await t.app.inject({ method: 'POST', url: `${GATEWAY}/v/${s.token}%zz` });
+    expect(bad.statusCode).toBe(404);
+    expect(bad.json()).toMatchObject({ error_code: 'NOT_FOUND' });
+    expect(bad.body).not.toContain(s.token.slice(0, 8));
     const log = t.logs.join('');
     expect(log).toContain('[REDACTED]');
     expect(log).not.toContain(s.token);
     expect(log).not.toContain(s.token.slice(0, 30));
+    expect(log).not.toContain(s.token.replace(/-/g, '').slice(0, 20));
     expect(log).toMatch(/"reqId":"[0-9a-f-]{36}"/);
   });
 

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../config.ts';
 import { isTransientDbError } from '../db/database.ts';
 import { AppError, appError, unavailableError } from '../errors.ts';
@@ -22,6 +22,19 @@ export function installErrorHandling(app: FastifyInstance): void {
     const err = appError('NOT_FOUND');
     return reply.code(err.status).send(err.toBody());
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: a path it cannot decode (`…/v/<TOKEN>%zz`) would get its own answer,
+ * which quotes the path, token and all. Answered as any unknown URL is, the path never echoed.
+ */
+export function answerUnreadableUrl(
+  _error: Error,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  const err = appError('NOT_FOUND');
+  return reply.code(err.status).send(err.toBody());
 }
 
 export function toAppError(err: FastifyError | Error): AppError {
