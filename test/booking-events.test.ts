@@ -52,6 +52,22 @@ async function lead(leadId: string) {
 const statusByInvitee = (appointments: Appt[]) =>
   Object.fromEntries(appointments.map((a) => [a.external_id, a.status]));
 
+describe('an event PostgreSQL could not store as sent', () => {
+  it('when a booking carries a NUL or a lone surrogate (in an answer, in its URI), then it is booked, those characters taken out', async () => {
+    const src = await freshSource();
+    const event = loadBookingFixture('invitee-created') as { payload: Record<string, unknown> };
+    const invitee = (event.payload.invitee ?? event.payload) as Record<string, unknown>;
+    const uri = String(invitee.uri);
+    invitee.uri = `${uri}\u0000`;
+    event.payload.questions_and_answers = [{ question: 'Best time?', answer: 'after\u0000 five \ud800' }];
+    const res = await post(src, event);
+    expect(res.statusCode, res.body).toBe(200);
+    const detail = await lead(res.json().lead_id);
+    expect(detail.appointments.map((a) => a.external_id)).toEqual([uri]);
+    expect(JSON.stringify(detail)).toContain('after five');
+  });
+});
+
 describe('invitee.created', () => {
   it('when a booking arrives (members directly under payload), then a Scheduled lead with its appointment and links', async () => {
     const src = await freshSource();

@@ -3,6 +3,8 @@ import type { Database } from '../db/index.ts';
 import type { ErrorCode } from '../errors.ts';
 import { bodyDigest } from '../idempotency/body-digest.ts';
 import { parseIdempotencyKey } from '../idempotency/idempotency-key.ts';
+import { sanitizeJson } from '../ingest/sanitize.ts';
+import type { JsonObject } from '../json.ts';
 import type { ExactRetries, Resend } from './exact-retries.ts';
 import { recordListenSample } from './listen.ts';
 import { readDeliveryBody } from './parse-body.ts';
@@ -82,8 +84,13 @@ async function deliverAs(
   const body = parsed.body;
 
   const event = parseBookingEvent(body);
-  // A scheduler event's writes check the token themselves, or wait for the database's word.
-  if (event) return deliverSchedulerEvent(db, claim, event, { body, ...request });
+  // A scheduler event's writes check the token themselves, or wait for the database's word. What
+  // PostgreSQL cannot store (a NUL, a lone surrogate) is taken out of the event first: the event
+  // is kept whole and its invitee's URI is a key, so one such character lost the booking with a 500.
+  if (event) {
+    const stored = sanitizeJson(body) as JsonObject;
+    return deliverSchedulerEvent(db, claim, parseBookingEvent(stored) ?? event, { body: stored, ...request });
+  }
 
   const lead = prepareSourceLead(body, source);
   // A Listen sample's insert checks the token itself, as a live lead's write does.
