@@ -485,3 +485,22 @@ describe('pages', () => {
     }
   });
 });
+
+describe('values the database cannot hold', () => {
+  it('When the agenda is asked for a day outside the years PostgreSQL keeps, or a login names an email with a NUL, then a 400 page, not a 500', async () => {
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    for (const date of ['0000-01-01', '9999-12-31']) {
+      const res = await b.get(`/console/agenda?date=${date}`);
+      expect(res.statusCode, date).toBe(400);
+      expect(res.body).toContain('could not be understood');
+    }
+    const stranger = new Browser();
+    const login = await stranger.post('/console/login', {
+      _csrf: await stranger.csrf('/console/login'),
+      email: 'a\u0000b@example.com',
+      password: PASSWORD,
+    });
+    expect(login.statusCode).toBeLessThan(500);
+  });
+});

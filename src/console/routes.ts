@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isRefusedValue } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import { registerAgendaPage } from './agenda.ts';
 import { ASSETS } from './assets.ts';
@@ -32,7 +33,14 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
       const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
       return reply.redirect(`/console/login${next}`, 303);
     }
-    const status = err instanceof AppError ? err.status : ((err as FastifyError).statusCode ?? 500);
+    // A value the database refused (a date out of range, say) is the request's fault.
+    const status =
+      err instanceof AppError
+        ? err.status
+        : isRefusedValue(err)
+          ? 400
+          : ((err as FastifyError).statusCode ?? 500);
+    if (isRefusedValue(err)) request.log.warn({ err }, 'the database refused a value of the request');
     const known = status < 500;
     if (!known) request.log.error({ err }, 'console page failed');
     const words =

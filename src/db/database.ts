@@ -99,6 +99,15 @@ export function isTransientDbError(err: unknown): boolean {
   return TRANSIENT_MESSAGES.test(err.message);
 }
 
+/**
+ * A value the database refused (SQLSTATE class 22, data exception: a date out of its range, a NUL in
+ * text, a malformed id): the request's fault, which validation before the query should have caught.
+ */
+export function isRefusedValue(err: unknown): boolean {
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
 /** Too many requests are already waiting for the database: refused at once rather than queued. */
 export class DatabaseBusyError extends Error {
   constructor() {

@@ -4,6 +4,7 @@ import { createPgliteThreadDb } from './pglite-thread.ts';
 import { createPostgresDb } from './postgres.ts';
 
 export type { Database, Queryable } from './database.ts';
+export { isRefusedValue } from './database.ts';
 export { settingMadeOnce } from './settings.ts';
 
 export interface DbOptions {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../config.ts';
-import { isTransientDbError } from '../db/database.ts';
+import { isRefusedValue, isTransientDbError } from '../db/database.ts';
 import { AppError, appError, unavailableError } from '../errors.ts';
 import { noteForLog } from './logging.ts';
 
@@ -12,6 +12,8 @@ import { noteForLog } from './logging.ts';
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const known = toAppError(err);
+    // A 400, but one validation should have given: worth a look.
+    if (isRefusedValue(err)) request.log.warn({ err }, 'the database refused a value of the request');
     if (known.status >= 500)
       request.log[known.code === 'SERVICE_UNAVAILABLE' ? 'warn' : 'error']({ err }, 'request failed');
     else noteForLog(request, { error_code: known.code });
@@ -40,6 +42,8 @@ export function answerUnreadableUrl(
 export function toAppError(err: FastifyError | Error): AppError {
   if (err instanceof AppError) return err;
   if (isTransientDbError(err)) return unavailableError(LIMITS.unavailableRetryAfterSeconds);
+  if (isRefusedValue(err))
+    return appError('VALIDATION_ERROR', 'A value in the request is out of range or malformed');
   const code = (err as FastifyError).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
