@@ -226,4 +226,19 @@ describe('leadgate send', () => {
     expect(badToken.code).toBe(0); // every row got an outcome: rejected
     expect(badToken.out).toContain('INVALID_SOURCE_TOKEN 3');
   });
+
+  it('When the file is missing or the results cannot be written, then one line says which and it exits 1 (the process went on)', async () => {
+    const missing = await leadgate(['send', join(dir, 'no-such.csv'), '--token', 'x']);
+    expect(missing).toMatchObject({ code: 1, err: expect.stringContaining('cannot read') as string });
+    expect(missing.err).toContain('ENOENT');
+    const unwritable = await leadgate([
+      'send',
+      csv('unwritable.csv', 1, 'Unwritable'),
+      '--token',
+      'x',
+      '--results',
+      join(dir, 'no-such-dir', 'out.jsonl'),
+    ]);
+    expect(unwritable).toMatchObject({ code: 1, err: expect.stringContaining('cannot write') as string });
+  });
 });

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { constants, createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { access } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
@@ -38,9 +40,12 @@ interface SendOpts {
 async function* readRows(file: string): AsyncGenerator<Row> {
   const ext = extname(file).toLowerCase();
   if (ext === '.csv') {
-    const parser = createReadStream(file).pipe(
+    const input = createReadStream(file);
+    const parser = input.pipe(
       parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, trim: true }),
     );
+    // pipe() does not pass a read error on: unhandled, it ended the process.
+    input.once('error', (err) => parser.destroy(err));
     let row = 0;
     for await (const record of parser as AsyncIterable<Record<string, string>>) {
       const lead: Lead = {};
@@ -98,6 +103,26 @@ function mappingSummary(columns: Iterable<string>): string {
   return ['What each column maps to:', ...lines].join('\n');
 }
 
+/** The file can be read, or a one-line error naming it. */
+async function readable(file: string): Promise<void> {
+  try {
+    await access(file, constants.R_OK);
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+/** The results file, open for writing, or a one-line error naming it (an unopened stream's error ended the process). */
+async function writable(file: string): Promise<WriteStream> {
+  const stream = createWriteStream(file);
+  try {
+    await once(stream, 'open');
+    return stream;
+  } catch (err) {
+    throw new CliError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
 export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo): void {
   program
     .command('send')
@@ -124,7 +149,8 @@ export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo)
     .action(async (file: string, opts: SendOpts) => {
       const pace = createPace(opts.concurrency, globalThis.fetch.bind(globalThis));
       const sender = createSender({ url: serverUrl(io.env), token: opts.token, fetch: pace.fetch });
-      const results: WriteStream | null = opts.results ? createWriteStream(opts.results) : null;
+      await readable(file);
+      const results: WriteStream | null = opts.results ? await writable(opts.results) : null;
       const counts = new Map<Outcome, number>();
       const codes = new Map<string, number>();
       const columns = new Set<string>();
