@@ -300,7 +300,11 @@ export function printBanner(
   const lines = [
     '',
     `Leadgate is listening on ${url} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
-    `Admin API key: ${admin.key}${admin.generated ? `  (generated, saved to ${join(config.dataDir, 'admin.key')})` : ''}`,
+    // Shown once, when made: on a later start the key is where the operator keeps it, and standard
+    // output often goes to a log (journald, a container's) that must not collect it at every start.
+    admin.generated
+      ? `Admin API key: ${admin.key}  (generated, saved to ${join(config.dataDir, 'admin.key')})`
+      : `Admin API key: ${config.adminApiKey ? 'the one in ADMIN_API_KEY' : `in ${join(config.dataDir, 'admin.key')}`}`,
   ];
   if (demo?.token) {
     lines.push(

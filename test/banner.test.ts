@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { printBanner } from '../src/server.ts';
+
+/** What printBanner writes to standard output. */
+function banner(...args: Parameters<typeof printBanner>): string {
+  let out = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  printBanner(...args);
+  return out;
+}
+afterEach(() => vi.restoreAllMocks());
+
+describe('the start-up banner', () => {
+  const KEY = 'k'.repeat(32);
+  const url = 'http://127.0.0.1:3000';
+
+  it('When the admin key was just generated, then it is shown once, with where it is kept', () => {
+    const config = loadConfig({ DATA_DIR: '/srv/leadgate' });
+    const out = banner(config, url, { key: KEY, generated: true }, null);
+    expect(out).toContain(
+      `Admin API key: ${KEY}  (generated, saved to ${join('/srv/leadgate', 'admin.key')})`,
+    );
+  });
+
+  it('When the key was made before, or comes from ADMIN_API_KEY, then the banner says where it is and never shows it (standard output is often a log)', () => {
+    const fromFile = banner(
+      loadConfig({ DATA_DIR: '/srv/leadgate' }),
+      url,
+      { key: KEY, generated: false },
+      null,
+    );
+    expect(fromFile).toContain(`Admin API key: in ${join('/srv/leadgate', 'admin.key')}`);
+    expect(fromFile).not.toContain(KEY);
+    const fromEnv = banner(loadConfig({ ADMIN_API_KEY: KEY }), url, { key: KEY, generated: false }, null);
+    expect(fromEnv).toContain('Admin API key: the one in ADMIN_API_KEY');
+    expect(fromEnv).not.toContain(KEY);
+  });
+});
