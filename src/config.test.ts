@@ -63,3 +63,24 @@ describe('the webhook retry schedule', () => {
     expect(() => loadConfig({ DELIVERY_RETRY_SCHEDULE: '0,soon' })).toThrow(/"soon" is not a delay/);
   });
 });
+
+describe('the SMS webhook', () => {
+  it('When SMS_WEBHOOK_URL is no http(s) URL, then the server refuses to start, without quoting it (it may hold a password)', () => {
+    const url = 'https://user:secret@sms.example.com:99999/send';
+    let message = '';
+    try {
+      loadConfig({ SMS_WEBHOOK_URL: url });
+    } catch (err) {
+      message = String(err);
+    }
+    expect(message).toContain('SMS_WEBHOOK_URL must be an http:// or https:// URL');
+    expect(message).not.toContain('secret');
+    expect(() => loadConfig({ SMS_WEBHOOK_URL: 'ftp://sms.example.com/send' })).toThrow(/must be an http/);
+    expect(
+      loadConfig({ SMS_WEBHOOK_URL: 'https://user:secret@sms.example.com/send' }).automations.sms,
+    ).toMatchObject({
+      provider: 'http',
+      webhookUrl: 'https://user:secret@sms.example.com/send',
+    });
+  });
+});

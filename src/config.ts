@@ -249,6 +249,8 @@ function automationConfig(env: NodeJS.ProcessEnv): AutomationConfig {
   }
   if (provider === 'http' && !env.SMS_WEBHOOK_URL)
     throw new ConfigError('SMS_PROVIDER=http needs SMS_WEBHOOK_URL');
+  if (env.SMS_WEBHOOK_URL && !isHttpUrl(env.SMS_WEBHOOK_URL))
+    throw new ConfigError('SMS_WEBHOOK_URL must be an http:// or https:// URL'); // not echoed: it may hold a password
   const { TWILIO_ACCOUNT_SID: sid, TWILIO_AUTH_TOKEN: token, TWILIO_FROM: from } = env;
   if (provider === 'twilio' && !(sid && token && from)) {
     throw new ConfigError('SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM');
@@ -294,6 +296,14 @@ function retryScheduleFrom(env: NodeJS.ProcessEnv): number[] {
     );
   }
   return schedule;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
 }
 
 export function parseDelays(name: string, text: string): number[] {

@@ -62,6 +62,8 @@ describe('post: the dispatcher’s outbound POST', () => {
 
   it('When the address is unusable or nobody listens there, then the POST fails with a reason, not a crash', async () => {
     await expect(send('not a url')).rejects.toThrow(/invalid URL/);
+    // Never quoted: the error is kept where agents see it, and a URL may carry a password.
+    await expect(send('https://u:secret@sms.example.com:99999/x')).rejects.toThrow(/^invalid URL$/);
     await expect(send('ftp://127.0.0.1/x')).rejects.toThrow(/unsupported protocol/);
     await expect(send('http://127.0.0.1:1/')).rejects.toThrow(/ECONNREFUSED/);
   });

@@ -42,7 +42,8 @@ export function post(
     try {
       target = new URL(url);
     } catch {
-      reject(new Error(`invalid URL: ${url}`));
+      // Never the URL itself: it may carry credentials, and the error is kept where agents see it.
+      reject(new Error('invalid URL'));
       return;
     }
     const protocol = target.protocol;
