@@ -74,13 +74,17 @@ export function createAdminClient(env: NodeJS.ProcessEnv): AdminClient {
 export function serverUrl(env: NodeJS.ProcessEnv): string {
   const raw = env.LEADGATE_URL || DEFAULT_URL;
   let url: URL;
+  // Never quoted back: a URL may carry a password, and stderr often lands in a CI log.
   try {
     url = new URL(raw);
   } catch {
-    throw new CliError(`LEADGATE_URL is not a URL: ${raw}`);
+    throw new CliError('LEADGATE_URL is not a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CliError(`LEADGATE_URL must start with http:// or https://, got ${raw}`);
+    throw new CliError(`LEADGATE_URL must start with http:// or https://, not ${url.protocol}//`);
+  }
+  if (url.username || url.password) {
+    throw new CliError('LEADGATE_URL must not carry a user or password: the admin key is what signs in');
   }
   return url.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
 }
