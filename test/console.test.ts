@@ -503,4 +503,16 @@ describe('values the database cannot hold', () => {
     });
     expect(login.statusCode).toBeLessThan(500);
   });
+
+  it('When a post names a task, text or delivery by something UUID-shaped that is no UUID, then it is ignored like an unknown one', async () => {
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    const csrf = await b.csrf('/console/dial-queue');
+    for (const id of ['-'.repeat(36), 'a'.repeat(36)]) {
+      const outcome = await b.post(`/console/dial-queue/${id}/outcome`, { _csrf: csrf, outcome: 'reached' });
+      expect(outcome.statusCode, id).toBe(303);
+      const text = await b.post(`/console/texts/${id}/retry`, { _csrf: csrf });
+      expect(text.statusCode, id).toBe(303);
+    }
+  });
 });

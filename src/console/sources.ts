@@ -8,6 +8,7 @@ import {
 } from '../automations/destination-repository.ts';
 import { DESTINATION_KINDS, type DestinationKind } from '../automations/payloads.ts';
 import { LIMITS } from '../config.ts';
+import { isUuid } from '../sources/tokens.ts';
 import {
   createSource,
   listSources,
@@ -254,7 +255,7 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
     async (request, reply) => {
       const me = await signedIn(deps, request);
       const id = request.params.destination_id;
-      if (/^[0-9a-f-]{36}$/i.test(id)) await deleteDestination(deps.db, id, me.agent.agent_id);
+      if (isUuid(id)) await deleteDestination(deps.db, id, me.agent.agent_id);
       return reply.redirect('/console/sources', 303);
     },
   );

@@ -10,6 +10,7 @@ import {
   type DeliveryStatus,
 } from '../automations/delivery-repository.ts';
 import { LIMITS } from '../config.ts';
+import { isUuid } from '../sources/tokens.ts';
 import type { Queryable } from '../db/index.ts';
 import { iso } from '../db/index.ts';
 import { dataTable, options } from './components.ts';
@@ -109,7 +110,7 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
       if (
         typeof outcome === 'string' &&
         (CALL_OUTCOMES as readonly string[]).includes(outcome) &&
-        /^[0-9a-f-]{36}$/i.test(id)
+        isUuid(id)
       ) {
         await recordCallOutcome(deps.db, me.agent.agent_id, id, outcome as CallOutcome, new Date());
       }
@@ -254,7 +255,7 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
     async (request, reply) => {
       const me = await signedIn(deps, request);
       const id = request.params.sms_id;
-      if (/^[0-9a-f-]{36}$/i.test(id)) await retryText(deps.db, me.agent.agent_id, id);
+      if (isUuid(id)) await retryText(deps.db, me.agent.agent_id, id);
       return reply.redirect('/console/deliveries', 303);
     },
   );
@@ -265,7 +266,7 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
     async (request, reply) => {
       const me = await signedIn(deps, request);
       const id = request.params.delivery_id;
-      if (/^[0-9a-f-]{36}$/i.test(id)) await retryDelivery(deps.db, id, me.agent.agent_id);
+      if (isUuid(id)) await retryDelivery(deps.db, id, me.agent.agent_id);
       return reply.redirect('/console/deliveries', 303);
     },
   );
