@@ -3,6 +3,7 @@ import { findAgentLogin } from '../admin/agent-repository.ts';
 import { DECOY_HASH, passwordMatches } from '../admin/passwords.ts';
 import { LIMITS } from '../config.ts';
 import type { Queryable } from '../db/index.ts';
+import { stripUnstorable } from '../ingest/sanitize.ts';
 import { html } from './html.ts';
 import { page } from './layout.ts';
 
@@ -86,15 +87,14 @@ export function registerLogin(scope: FastifyInstance, db: Queryable): void {
       request: FastifyRequest<{ Body: { email?: unknown; password?: unknown; next?: unknown } }>,
       reply,
     ) => {
-      const email =
-        typeof request.body.email === 'string'
-          ? request.body.email.trim().slice(0, LIMITS.emailMaxLength)
-          : '';
+      // A post with no body at all (its CSRF token in a header) has none of them.
+      const body = (request.body ?? {}) as { email?: unknown; password?: unknown; next?: unknown };
+      // An email no account can have (a NUL in it) is a failed login, never a query PostgreSQL refuses.
+      const sent = typeof body.email === 'string' ? body.email : '';
+      const email = stripUnstorable(sent) === sent ? sent.trim().slice(0, LIMITS.emailMaxLength) : '';
       const password =
-        typeof request.body.password === 'string'
-          ? request.body.password.slice(0, LIMITS.passwordMaxLength)
-          : '';
-      const next = safeNext(request.body.next);
+        typeof body.password === 'string' ? body.password.slice(0, LIMITS.passwordMaxLength) : '';
+      const next = safeNext(body.next);
       if (await throttled(db, email, request.ip)) {
         return reply
           .code(429)
