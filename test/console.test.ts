@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeEndedSessions } from '../src/console/session.ts';
 import { adminInject, createTestApp, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
-import { deliver } from './support/deliver.ts';
+import { countRows, deliver } from './support/deliver.ts';
 
 /**
  * The console's access rules over plain HTTP (the browser suite, test/console.browser.test.ts,
@@ -510,6 +510,42 @@ describe('values the database cannot hold', () => {
       headers: { cookie: stranger.header(), 'x-csrf-token': csrf },
     });
     expect(bodiless.statusCode).toBe(401);
+  });
+
+  it('When a source name, signing key or destination URL is too long or holds a NUL, then a 400 notice says so and nothing is cut short or stored', async () => {
+    const fiona = await agentWithLogin('Fiona');
+    const b = new Browser();
+    await b.login(fiona.email, PASSWORD);
+    const sources = async () =>
+      (
+        await t.db.query<{ source_id: string; name: string; signing_key: string | null }>(
+          'SELECT source_id, name, signing_key FROM sources WHERE agent_id = $1',
+          [fiona.agent_id],
+        )
+      ).rows;
+    const [only] = await sources();
+    if (!only) throw new Error('no source');
+    const csrf = await b.csrf('/console/sources');
+    for (const name of ['n'.repeat(201), 'nul\u0000name']) {
+      const res = await b.post('/console/sources', { _csrf: csrf, name });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('A source&#39;s name must have');
+    }
+    const key = await b.post(`/console/sources/${only.source_id}/signing-key`, {
+      _csrf: csrf,
+      signing_key: 'k'.repeat(1025),
+    });
+    expect(key.statusCode).toBe(400);
+    expect(key.body).toContain('it was not changed');
+    const url = await b.post(`/console/sources/${only.source_id}/destinations`, {
+      _csrf: csrf,
+      kind: 'partner_sync',
+      url: 'https://example.com/a\u0000b',
+    });
+    expect(url.statusCode).toBe(400);
+    expect(await sources()).toEqual([only]);
+    expect(only.signing_key).toBeNull();
+    expect(await countRows(t.db, 'sync_destinations', 'agent_id = $1', [fiona.agent_id])).toBe(0);
   });
 
   it('When a post names a task, text or delivery by something UUID-shaped that is no UUID, then it is ignored like an unknown one', async () => {

@@ -8,6 +8,7 @@ import {
 } from '../automations/destination-repository.ts';
 import { DESTINATION_KINDS, type DestinationKind } from '../automations/payloads.ts';
 import { LIMITS } from '../config.ts';
+import { stripUnstorable } from '../ingest/sanitize.ts';
 import { isUuid } from '../sources/tokens.ts';
 import {
   createSource,
@@ -26,6 +27,18 @@ const text = (body: unknown, key: string) => {
   const value = (body as Form | undefined)?.[key];
   return typeof value === 'string' ? value.trim() : '';
 };
+
+/**
+ * A form's text as typed, or why it cannot be kept: longer than the admin API takes, or with
+ * characters PostgreSQL cannot hold. Never cut short: a signing key cut short would make every
+ * signed event fail its check, and a name cut short is not the one typed.
+ */
+function fieldText(body: unknown, key: string, max: number): { value: string } | { refused: string } {
+  const value = text(body, key);
+  if (value.length > max) return { refused: `at most ${max} characters` };
+  if (stripUnstorable(value) !== value) return { refused: 'no NUL or broken characters' };
+  return { value };
+}
 
 function curl(base: string, token: string) {
   return `curl -X POST ${base}/inbound-lead-gateway \\\n  -H 'content-type: application/json' \\\n  -H 'x-source-token: ${token}' \\\n  -d '{"name": "Jane Doe", "phone": "(555) 123-4567", "email": "jane@example.com"}'`;
@@ -178,16 +191,18 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
 
   scope.post('/sources', { preHandler: post }, async (request, reply) => {
     const me = await signedIn(deps, request);
-    const name = text(request.body, 'name').slice(0, LIMITS.nameMaxLength);
-    if (!name)
+    const name = fieldText(request.body, 'name', LIMITS.nameMaxLength);
+    if (!('value' in name) || !name.value)
       return sourcesPage(
         deps,
         reply,
         me,
-        html`<p class="error" role="alert">Give the source a name.</p>`,
+        html`<p class="error" role="alert">
+          ${'refused' in name ? `A source's name must have ${name.refused}.` : 'Give the source a name.'}
+        </p>`,
         400,
       );
-    const { source, token } = await createSource(deps.db, me.agent.agent_id, name);
+    const { source, token } = await createSource(deps.db, me.agent.agent_id, name.value);
     return sourcesPage(deps, reply, me, tokenNotice(deps, source.name, token, 'created'));
   });
 
@@ -210,20 +225,29 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
   });
 
   onSource('/sources/:source_id/signing-key', async (me, source, request, reply) => {
-    const key = text(request.body, 'signing_key');
+    const key = fieldText(request.body, 'signing_key', LIMITS.signingKeyMaxLength);
     if (text(request.body, 'remove') === '1')
       await updateSource(deps.db, source.source_id, { signing_key: null });
-    else if (key)
-      await updateSource(deps.db, source.source_id, {
-        signing_key: key.slice(0, LIMITS.signingKeyMaxLength),
-      });
+    else if ('refused' in key)
+      return sourcesPage(
+        deps,
+        reply,
+        me,
+        html`<p class="error" role="alert">A signing key must have ${key.refused}; it was not changed.</p>`,
+        400,
+      );
+    else if (key.value) await updateSource(deps.db, source.source_id, { signing_key: key.value });
     return reply.redirect('/console/sources', 303);
   });
 
   onSource('/sources/:source_id/destinations', async (me, source, request, reply) => {
     const kind = text(request.body, 'kind') as DestinationKind;
-    const url = text(request.body, 'url').slice(0, LIMITS.destinationUrlMaxLength);
-    const check = await checkDestinationUrl(url, deps.allowPrivateDestinations ?? false);
+    const typed = fieldText(request.body, 'url', LIMITS.destinationUrlMaxLength);
+    const url = 'value' in typed ? typed.value : '';
+    const check =
+      'value' in typed
+        ? await checkDestinationUrl(url, deps.allowPrivateDestinations ?? false)
+        : { ok: false as const, reason: `a URL must have ${typed.refused}` };
     if (!DESTINATION_KINDS.includes(kind) || !check.ok) {
       const why = check.ok ? 'Pick a kind.' : `That URL cannot be used: ${check.reason}.`;
       return sourcesPage(deps, reply, me, html`<p class="error" role="alert">${why}</p>`, 400);
