@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeEndedSessions } from '../src/console/session.ts';
 import { adminInject, createTestApp, type TestApp } from './support/app.ts';
@@ -184,6 +185,27 @@ describe('console sessions', () => {
     expect(log).not.toContain(PASSWORD);
     expect(log).not.toContain(decodeURIComponent(session).split('.')[0]);
     expect(log).not.toContain('_csrf=');
+  });
+
+  it('When an agent is logged in, then the database keeps the SHA-256 of the session id, never the id (a backup opens no session)', async () => {
+    const b = new Browser('10.0.2.2');
+    await b.login(alice.email, PASSWORD);
+    const id = decodeURIComponent(b.cookies.get('leadgate_session') ?? '')
+      .replace(/^s:/, '')
+      .split('.')[0];
+    expect(id).toMatch(/^[\w-]{20,}$/);
+    const { rows } = await t.db.query<{ session_id: string }>(
+      'SELECT session_id FROM console_sessions WHERE agent_id = $1',
+      [alice.agent_id],
+    );
+    const stored = rows.map((r) => r.session_id);
+    expect(stored).toContain(
+      createHash('sha256')
+        .update(id ?? '')
+        .digest('hex'),
+    );
+    expect(stored).not.toContain(id);
+    expect((await b.get('/console/leads')).statusCode).toBe(200);
   });
 
   it('When a console path does not exist, then a page says so in words', async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
@@ -29,8 +29,17 @@ interface StoredSession {
 }
 
 /**
+ * What the database keeps of a session id: its SHA-256, as of source tokens and agent keys. The id
+ * itself is only in the agent's cookie, so a copy of the database (a backup, say) opens no session.
+ */
+export function sessionKey(sessionId: string): string {
+  return createHash('sha256').update(sessionId).digest('hex');
+}
+
+/**
  * Sessions live in the database, not in the cookie or in memory: logout and a password change end
- * them in every process at once. Only logged-in sessions are stored (the cookie holds the signed id).
+ * them in every process at once. Only logged-in sessions are stored (the cookie holds the signed id),
+ * each under its id's hash.
  */
 function databaseStore(db: Queryable) {
   return {
@@ -45,13 +54,13 @@ function databaseStore(db: Queryable) {
       db.query(
         `INSERT INTO console_sessions (agent_id, session_id, data, expires_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (session_id) DO UPDATE SET data = EXCLUDED.data, expires_at = EXCLUDED.expires_at`,
-        [session.agentId, sessionId, JSON.stringify(session), expires.toISOString()],
+        [session.agentId, sessionKey(sessionId), JSON.stringify(session), expires.toISOString()],
       ).then(() => callback(), callback);
     },
     get(sessionId: string, callback: (err: unknown, session?: StoredSession | null) => void) {
       db.query<{ data: StoredSession | string }>(
         `SELECT data FROM console_sessions WHERE session_id = $1 AND expires_at > now()`,
-        [sessionId],
+        [sessionKey(sessionId)],
       ).then(({ rows }) => {
         const data = rows[0]?.data;
         callback(
@@ -61,10 +70,9 @@ function databaseStore(db: Queryable) {
       }, callback);
     },
     destroy(sessionId: string, callback: Callback) {
-      db.query(`DELETE FROM console_sessions WHERE session_id = $1 OR expires_at < now()`, [sessionId]).then(
-        () => callback(),
-        callback,
-      );
+      db.query(`DELETE FROM console_sessions WHERE session_id = $1 OR expires_at < now()`, [
+        sessionKey(sessionId),
+      ]).then(() => callback(), callback);
     },
   };
 }
