@@ -570,6 +570,14 @@ describe('values the database cannot hold', () => {
     expect(await countRows(t.db, 'sync_destinations', 'agent_id = $1', [fiona.agent_id])).toBe(0);
   });
 
+  it('When the leads page is asked with a filter twice, then it shows the leads with a note, not an error page', async () => {
+    const b = new Browser();
+    await b.login(alice.email, PASSWORD);
+    const res = await b.get('/console/leads?q=a&q=b');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('role="alert"');
+  });
+
   it('When a post names a task, text or delivery by something UUID-shaped that is no UUID, then it is ignored like an unknown one', async () => {
     const b = new Browser();
     await b.login(alice.email, PASSWORD);

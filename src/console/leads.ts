@@ -67,7 +67,14 @@ export function registerLeadsPages(scope: FastifyInstance, deps: ConsoleDeps): v
       listSources(deps.db, me.agent.agent_id),
     ]);
     const names = new Map(sources.map((s) => [s.source_id, s.name]));
-    const q = (k: string) => queryValue(request.query, k) ?? '';
+    // The filters as the page shows them; a repeated one was already refused above, with a note.
+    const q = (k: string) => {
+      try {
+        return queryValue(request.query, k) ?? '';
+      } catch {
+        return '';
+      }
+    };
     const status = LEAD_STATUSES.find((s) => s.toLowerCase() === q('status').toLowerCase());
     const firstPage = !q('cursor');
     const live = new URLSearchParams(
