@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/config.ts';
-import type { Database, Queryable } from '../src/db/index.ts';
+import type { Database } from '../src/db/index.ts';
 import { recordCallOutcome } from '../src/automations/dial-queue.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
+import { pausedAfter } from './support/faulty-db.ts';
 import { signal } from './support/signal.ts';
 
 /** The dial queue's call outcomes (docs/admin-api.md, "Call outcomes"), on the suite's database. */
@@ -120,19 +121,8 @@ describe('call outcomes', () => {
       // The first mark stops inside its transaction, the task and the lead read and locked.
       const hasRead = signal();
       const released = signal();
-      const inTransaction = (db: Database, afterSelect: () => Promise<void>): Database => ({
-        ...db,
-        withTransaction: (fn) =>
-          db.withTransaction((tx) =>
-            fn({
-              query: async (sql: string, params?: readonly unknown[]) => {
-                const result = await tx.query(sql, params);
-                if (sql.includes('FOR UPDATE OF t, l')) await afterSelect();
-                return result;
-              },
-            } as Queryable),
-          ),
-      });
+      const inTransaction = (db: Database, afterSelect: () => Promise<void>) =>
+        pausedAfter(db, (sql) => sql.includes('FOR UPDATE OF t, l'), afterSelect);
       const first = recordCallOutcome(
         inTransaction(t.db, () => (hasRead.fire(), released.done)),
         seeded.agent_id,

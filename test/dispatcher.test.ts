@@ -8,6 +8,7 @@ import { LIMITS } from '../src/config.ts';
 import { heldSmsProvider, testAutomationConfig, testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
+import { pausedAfter } from './support/faulty-db.ts';
 import { startReceiver } from './support/receiver.ts';
 import { signal } from './support/signal.ts';
 import { until } from './support/until.ts';
@@ -195,22 +196,11 @@ describe('dispatcher: rounds with a webhook destination', () => {
       // The first round stops inside its transaction, its two messages read and locked.
       const hasRead = signal();
       const released = signal();
-      const held: Database = {
-        ...t.db,
-        withTransaction: (fn) =>
-          t.db.withTransaction((tx) =>
-            fn({
-              query: async (sql: string, params?: readonly unknown[]) => {
-                const result = await tx.query(sql, params);
-                if (sql.includes('pg_try_advisory_xact_lock')) {
-                  hasRead.fire();
-                  await released.done;
-                }
-                return result;
-              },
-            } as Queryable),
-          ),
-      };
+      const held = pausedAfter(
+        t.db,
+        (sql) => sql.includes('pg_try_advisory_xact_lock'),
+        () => (hasRead.fire(), released.done),
+      );
       const first = fanOut(held, 2, NOON_CHICAGO);
       await hasRead.done;
       // Without the lock, SKIP LOCKED would hand the later two on before the earlier two.

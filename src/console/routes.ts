@@ -34,13 +34,10 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
       return reply.redirect(`/console/login${next}`, 303);
     }
     // A value the database refused (a date out of range, say) is the request's fault.
+    const refused = isRefusedValue(err);
+    if (refused) request.log.warn({ err }, 'the database refused a value of the request');
     const status =
-      err instanceof AppError
-        ? err.status
-        : isRefusedValue(err)
-          ? 400
-          : ((err as FastifyError).statusCode ?? 500);
-    if (isRefusedValue(err)) request.log.warn({ err }, 'the database refused a value of the request');
+      err instanceof AppError ? err.status : refused ? 400 : ((err as FastifyError).statusCode ?? 500);
     const known = status < 500;
     if (!known) request.log.error({ err }, 'console page failed');
     const words =

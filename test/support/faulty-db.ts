@@ -55,3 +55,27 @@ export async function whileFailing<T>(
     faulty.state.failWhen = undefined;
   }
 }
+
+/**
+ * The database whose transactions, after a statement `match` picks has answered, await `then()`
+ * before going on: a test holds one transaction there (its rows read and locked) while another runs.
+ */
+export function pausedAfter(
+  db: Database,
+  match: (sql: string) => boolean,
+  then: () => Promise<void>,
+): Database {
+  return {
+    ...db,
+    withTransaction: (fn) =>
+      db.withTransaction((tx) =>
+        fn({
+          async query(sql, params) {
+            const result = await tx.query(sql, params);
+            if (match(sql)) await then();
+            return result;
+          },
+        } as Queryable),
+      ),
+  };
+}
