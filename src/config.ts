@@ -78,10 +78,16 @@ export const LIMITS = {
    * The embedded database's shared buffers (a server's default is 128MB), and how often it is
    * vacuumed and analyzed: PGlite runs PostgreSQL in single-user mode, without autovacuum.
    */
-  embeddedSharedBuffers: '32MB',
+  embeddedSharedBuffers: '16MB',
   embeddedMaintenanceMs: 30_000,
   /** The embedded database's thread's young generation, in MB (db/pglite-thread.ts). */
   embeddedThreadYoungMb: 4,
+  /**
+   * An embedded server gives the memory it freed back to the system (db/freed-memory.ts, on Linux
+   * with glibc): blocks of this size and more as soon as they are freed, the rest this often.
+   */
+  embeddedMapAtLeastBytes: 128 * 1024,
+  embeddedTrimMs: 5_000,
   /** How often the tables that grew by a tenth since their statistics are looked for (and analyzed). */
   statisticsCheckMs: 2_000,
   /** PostgreSQL connections per process, and how long to wait for one. */

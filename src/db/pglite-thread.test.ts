@@ -121,4 +121,44 @@ describe('the embedded database in its own thread', () => {
     );
     expect(JSON.parse(stdout)).toEqual([{ n: 42 }]);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'When the thread has started, then a big block the process frees goes back to the system at once (glibc)',
+    async () => {
+      // A freed block of 30 MB raises the size below which glibc keeps freed blocks to 30 MB; a
+      // block of 20 MB is then kept when freed, unless the thread has given big blocks pages of
+      // their own (freed-memory.ts). Each in a new process: the setting is the process's.
+      const script = `import { readFileSync } from 'node:fs';
+        import koffi from 'koffi';
+        import { createPgliteThreadDb } from './src/db/pglite-thread.ts';
+        if (process.argv[1] === 'start') {
+          const db = await createPgliteThreadDb({ image: process.env.LEADGATE_TEST_PGLITE_IMAGE });
+          await db.query('SELECT 1');
+        }
+        const libc = koffi.load('libc.so.6');
+        const malloc = libc.func('void *malloc(size_t size)');
+        const free = libc.func('void free(void *ptr)');
+        const memset = libc.func('void *memset(void *ptr, int value, size_t size)');
+        const rss = () => Number(/VmRSS:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+        free(malloc(30 * 2 ** 20));
+        const before = rss();
+        const block = malloc(20 * 2 ** 20);
+        memset(block, 1, 20 * 2 ** 20);
+        free(block);
+        console.log(rss() - before);`;
+      const keptMb = async (start: boolean) =>
+        Number(
+          (
+            await promisify(execFile)(
+              process.execPath,
+              ['--import', 'tsx', '--input-type=module', '-e', script, start ? 'start' : 'alone'],
+              { timeout: 20_000 },
+            )
+          ).stdout,
+        );
+      const [alone, started] = await Promise.all([keptMb(false), keptMb(true)]);
+      expect(alone).toBeGreaterThan(15);
+      expect(started).toBeLessThan(5);
+    },
+  );
 });

@@ -2,13 +2,21 @@
 // statements of pglite.ts, answering the server's thread's calls one message each. Nothing else
 // runs here, so PostgreSQL's work never holds the server's event loop.
 import { parentPort, workerData } from 'node:worker_threads';
+import { LIMITS } from '../config.ts';
 import type { Queryable } from './database.ts';
+import { keepReturningFreedMemory } from './freed-memory.ts';
 import { createPgliteDb, type PglitePlace } from './pglite.ts';
 import type { Reply, Request } from './pglite-thread.ts';
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.ts runs as a worker thread');
 
+// Before PGlite starts, so the memory its WebAssembly's compilation frees goes back too; from this
+// thread, so the 1-3 ms a trim takes is never the server's event loop's.
+await keepReturningFreedMemory({
+  everyMs: LIMITS.embeddedTrimMs,
+  mapAtLeastBytes: LIMITS.embeddedMapAtLeastBytes,
+});
 const db = await createPgliteDb(workerData as PglitePlace);
 
 /** An open transaction: its statement runner, and how the server's thread ends it. */

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import koffi from 'koffi';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { glibcAllocator, keepReturningFreedMemory, type CAllocator } from './freed-memory.ts';
+
+/** This process's resident memory, in MB. */
+const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) / 1024;
+
+/** glibc's own malloc, free and memset, to make and free memory the JavaScript heap knows nothing of. */
+function libc() {
+  const lib = koffi.load('libc.so.6');
+  return {
+    malloc: lib.func('void *malloc(size_t size)') as (size: number) => unknown,
+    free: lib.func('void free(void *ptr)') as (ptr: unknown) => void,
+    memset: lib.func('void *memset(void *ptr, int value, size_t size)') as (
+      ptr: unknown,
+      v: number,
+      n: number,
+    ) => unknown,
+  };
+}
+
+const onGlibc = process.platform === 'linux';
+
+function fakeAllocator() {
+  const calls: string[] = [];
+  const allocator: CAllocator = {
+    mapAtLeast: (bytes) => void calls.push(`map ${bytes}`),
+    trim: () => void calls.push('trim'),
+  };
+  return { allocator, calls };
+}
+
+describe('giving freed memory back', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('When it starts, then big blocks get their own pages once, and the rest is trimmed at every interval until stopped', async () => {
+    vi.useFakeTimers();
+    const { allocator, calls } = fakeAllocator();
+    const stop = await keepReturningFreedMemory({
+      everyMs: 1_000,
+      mapAtLeastBytes: 131_072,
+      allocator,
+      env: {},
+    });
+    expect(calls).toEqual(['map 131072']);
+    vi.advanceTimersByTime(3_500);
+    expect(calls).toEqual(['map 131072', 'trim', 'trim', 'trim']);
+    stop?.();
+    vi.advanceTimersByTime(5_000);
+    expect(calls).toHaveLength(4);
+  });
+
+  it('When the environment sets glibc’s own MALLOC_MMAP_THRESHOLD_, then that threshold stays and only trimming is done', async () => {
+    vi.useFakeTimers();
+    const { allocator, calls } = fakeAllocator();
+    const stop = await keepReturningFreedMemory({
+      everyMs: 1_000,
+      mapAtLeastBytes: 131_072,
+      allocator,
+      env: { MALLOC_MMAP_THRESHOLD_: '65536' },
+    });
+    vi.advanceTimersByTime(1_000);
+    expect(calls).toEqual(['trim']);
+    stop?.();
+  });
+
+  it('When there is no C allocator to reach, then nothing is started', async () => {
+    expect(
+      await keepReturningFreedMemory({ everyMs: 1_000, mapAtLeastBytes: 1, allocator: null }),
+    ).toBeNull();
+  });
+
+  it.runIf(onGlibc)(
+    'When a process has freed most of its blocks between blocks still in use, then a trim gives those pages back',
+    async () => {
+      const allocator = await glibcAllocator();
+      expect(allocator).not.toBeNull();
+      const { malloc, free, memset } = libc();
+      // 64 MB in 4,000-byte blocks, written so they are resident; then 15 of every 16 freed. Each
+      // run of 15 free blocks holds whole pages, but a block in use after it keeps glibc from
+      // giving them back on its own.
+      const blocks = Array.from({ length: 16_000 }, () => {
+        const block = malloc(4_000);
+        memset(block, 1, 4_000);
+        return block;
+      });
+      blocks.forEach((block, i) => i % 16 !== 0 && free(block));
+      const before = rssMb();
+      allocator?.trim();
+      const given = before - rssMb();
+      blocks.forEach((block, i) => i % 16 === 0 && free(block));
+      expect(given).toBeGreaterThan(30);
+    },
+  );
+});

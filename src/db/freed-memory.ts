@@ -1,0 +1,76 @@
+/**
+ * Memory the process frees, given back to the system, on Linux with glibc.
+ *
+ * glibc's allocator keeps what a process frees for its next allocations, and an embedded server
+ * frees a lot: V8 compiles PGlite's hot WebAssembly functions on its background threads (80–98 MB
+ * of compiler memory at the peak, by the database thread's `peak_malloced_memory`, all freed
+ * within seconds), and a busy server frees thousands of small blocks a second besides. Left to
+ * glibc, much of it stays: once a big block is freed, glibc keeps every later block up to that size
+ * (up to 32 MB) in its heaps, and it gives back only the free memory at a heap's end, never free
+ * pages between blocks still in use. Here blocks of `mapAtLeastBytes` and more get pages of their
+ * own, given back when freed (what glibc's MALLOC_MMAP_THRESHOLD_ does at a process's start), and
+ * every `everyMs` the free pages inside the heaps go back too (malloc_trim), which takes the
+ * calling thread 1–3 ms. An embedded server under the bench's load went from 346–366 MB to 280–310
+ * (2026-12-01, docs/performance.md); trimming alone gave back about half as much.
+ *
+ * glibc is reached through koffi, an FFI and an optional dependency: where it is not installed, or
+ * the C library is not glibc (macOS, Windows, musl), nothing is done and the process keeps its
+ * memory as it would have.
+ */
+
+/** The two calls of glibc's allocator used here. */
+export interface CAllocator {
+  /** Blocks of `bytes` and more get pages of their own, given back when freed (M_MMAP_THRESHOLD). */
+  mapAtLeast(bytes: number): void;
+  /** Gives every whole free page of every heap back to the system (malloc_trim(0)). */
+  trim(): void;
+}
+
+// glibc's malloc.h
+const M_MMAP_THRESHOLD = -3;
+
+/** glibc's allocator, or null where there is none to reach (no koffi, no glibc). */
+export async function glibcAllocator(): Promise<CAllocator | null> {
+  if (process.platform !== 'linux') return null;
+  try {
+    const koffi = (await import('koffi')).default;
+    const libc = koffi.load('libc.so.6');
+    const mallopt = libc.func('int mallopt(int param, int value)') as (
+      param: number,
+      value: number,
+    ) => number;
+    const mallocTrim = libc.func('int malloc_trim(size_t pad)') as (pad: number) => number;
+    return {
+      mapAtLeast(bytes) {
+        if (mallopt(M_MMAP_THRESHOLD, bytes) !== 1)
+          throw new Error(`glibc refused an mmap threshold of ${bytes}`);
+      },
+      trim: () => void mallocTrim(0),
+    };
+  } catch {
+    return null;
+  }
+}
+
+export interface ReturningOptions {
+  everyMs: number;
+  mapAtLeastBytes: number;
+  /** The allocator; by default glibc's (glibcAllocator). */
+  allocator?: CAllocator | null;
+  /** The process's environment: a MALLOC_MMAP_THRESHOLD_ given there is glibc's, and stays. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts giving freed memory back (above); resolves to how to stop, or to null where the C
+ * allocator cannot be reached. The timer never keeps the process alive.
+ */
+export async function keepReturningFreedMemory(opts: ReturningOptions): Promise<(() => void) | null> {
+  const allocator = opts.allocator === undefined ? await glibcAllocator() : opts.allocator;
+  if (!allocator) return null;
+  if ((opts.env ?? process.env).MALLOC_MMAP_THRESHOLD_ === undefined)
+    allocator.mapAtLeast(opts.mapAtLeastBytes);
+  const timer = setInterval(() => allocator.trim(), opts.everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
