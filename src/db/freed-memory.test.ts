@@ -22,27 +22,23 @@ function libc() {
 
 const onGlibc = process.platform === 'linux';
 
-function fakeAllocator() {
+/** Starts giving memory back to a fake allocator, on fake timers, in the environment `env`. */
+async function startFaked(env: NodeJS.ProcessEnv) {
+  vi.useFakeTimers();
   const calls: string[] = [];
   const allocator: CAllocator = {
     mapAtLeast: (bytes) => void calls.push(`map ${bytes}`),
     trim: () => void calls.push('trim'),
   };
-  return { allocator, calls };
+  const stop = await keepReturningFreedMemory({ everyMs: 1_000, mapAtLeastBytes: 131_072, allocator, env });
+  return { calls, stop };
 }
 
 describe('giving freed memory back', () => {
   afterEach(() => vi.useRealTimers());
 
   it('When it starts, then big blocks get their own pages once, and the rest is trimmed at every interval until stopped', async () => {
-    vi.useFakeTimers();
-    const { allocator, calls } = fakeAllocator();
-    const stop = await keepReturningFreedMemory({
-      everyMs: 1_000,
-      mapAtLeastBytes: 131_072,
-      allocator,
-      env: {},
-    });
+    const { calls, stop } = await startFaked({});
     expect(calls).toEqual(['map 131072']);
     vi.advanceTimersByTime(3_500);
     expect(calls).toEqual(['map 131072', 'trim', 'trim', 'trim']);
@@ -52,14 +48,7 @@ describe('giving freed memory back', () => {
   });
 
   it('When the environment sets glibc’s own MALLOC_MMAP_THRESHOLD_, then that threshold stays and only trimming is done', async () => {
-    vi.useFakeTimers();
-    const { allocator, calls } = fakeAllocator();
-    const stop = await keepReturningFreedMemory({
-      everyMs: 1_000,
-      mapAtLeastBytes: 131_072,
-      allocator,
-      env: { MALLOC_MMAP_THRESHOLD_: '65536' },
-    });
+    const { calls, stop } = await startFaked({ MALLOC_MMAP_THRESHOLD_: '65536' });
     vi.advanceTimersByTime(1_000);
     expect(calls).toEqual(['trim']);
     stop?.();
