@@ -4,7 +4,8 @@
  * beside two reference ceilings measured in the same run, each next to what it is compared with: a
  * bare Fastify route that parses the same body (`bench/bare-fastify.ts`), right before each gateway's
  * rejections, and pgbench running one delivery's SQL (`bench/delivery.pgbench.sql`), right after
- * each PostgreSQL run.
+ * each PostgreSQL run: with 32 clients, the ceiling, then with the bench's connections, for the
+ * database's own latency at that concurrency (p50/p90/p99 from pgbench's log of every transaction).
  * On PostgreSQL it runs again with two processes (`leadgate serve --workers 2`), then counts what a
  * correct gateway never makes: two leads for one idempotency key, two leads for one phone. After each
  * scenario it waits for the dispatcher to empty the outbox and send the texts that are due ("drain
@@ -24,7 +25,17 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { contactRule, nextAllowedInstant } from '../src/automations/contact-window.ts';
 import { leadZone } from '../src/automations/lead-zone.ts';
@@ -521,15 +532,38 @@ function pgbenchBinary(): string | null {
   return null;
 }
 
-/** The pgbench ceiling's row name, measured after `target`'s run. */
-const pgbenchName = (target: string) =>
-  `pgbench, one delivery’s SQL, 32 clients (ceiling b), after ${target}`;
+/**
+ * The pgbench ceiling's row name, measured after `target`'s run: 32 clients, the ceiling the rates
+ * are divided by; 50, the bench's own connections, for the database's latency at that concurrency.
+ */
+const pgbenchName = (target: string, clients = 32) =>
+  clients === 32
+    ? `pgbench, one delivery’s SQL, 32 clients (ceiling b), after ${target}`
+    : `pgbench, one delivery’s SQL, ${clients} clients (its latency), after ${target}`;
 
-/** pgbench, 32 clients, prepared, the delivery script, in the schema the gateway just used. */
+/**
+ * The latency of each transaction pgbench logged (`-l`: a file a thread, a line a transaction, its
+ * third field the latency in µs), as p50 / p90 / p99 in ms: the database's own tail, to read the
+ * gateway's p99 beside.
+ */
+function pgbenchLatencies(dir: string): { p50: number; p90: number; p99: number } | null {
+  const us = readdirSync(dir)
+    .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n'))
+    .map((line) => Number(line.split(' ')[2]))
+    .filter((n) => Number.isFinite(n) && n > 0)
+    .sort((a, b) => a - b);
+  if (us.length === 0) return null;
+  const at = (q: number) =>
+    Math.round((us[Math.min(us.length - 1, Math.floor(q * us.length))] ?? 0) / 100) / 10;
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99) };
+}
+
+/** pgbench, `clients` clients, prepared, the delivery script, in the schema the gateway just used. */
 function benchPgbench(
   target: string,
   schemaUrl: string,
   ids: { agentId: string; sourceId: string; token: string },
+  clients = 32,
 ): Row | null {
   const bin = pgbenchBinary();
   if (!bin) return null;
@@ -538,6 +572,7 @@ function benchPgbench(
     options = p.get('options') ?? '';
     p.delete('options');
   });
+  const logs = mkdtempSync(join(tmpdir(), 'leadgate-pgbench-'));
   const out = spawnSync(
     bin,
     [
@@ -545,13 +580,16 @@ function benchPgbench(
       '-M',
       'prepared',
       '-c',
-      '32',
+      String(clients),
       '-j',
       '2',
       '-T',
       String(SECONDS),
       '-f',
       'bench/delivery.pgbench.sql',
+      '-l',
+      '--log-prefix',
+      join(logs, 'tx'),
       '-D',
       `aid=${ids.agentId}`,
       '-D',
@@ -563,18 +601,19 @@ function benchPgbench(
     { env: { ...process.env, PGOPTIONS: options }, encoding: 'utf8' },
   );
   const tps = Number(/tps = ([\d.]+)/.exec(out.stdout)?.[1]);
-  const latency = Number(/latency average = ([\d.]+) ms/.exec(out.stdout)?.[1]);
+  const latency = pgbenchLatencies(logs);
+  rmSync(logs, { recursive: true, force: true });
   if (!Number.isFinite(tps)) {
     console.error(`pgbench failed:\n${out.stdout}\n${out.stderr}`);
     return null;
   }
   return {
     target: 'reference',
-    scenario: pgbenchName(target),
+    scenario: pgbenchName(target, clients),
     'req/s': Math.round(tps),
-    'p50 ms': latency,
-    'p90 ms': null,
-    'p99 ms': null,
+    'p50 ms': latency?.p50 ?? 0,
+    'p90 ms': latency?.p90 ?? null,
+    'p99 ms': latency?.p99 ?? null,
     errors: Number(/number of failed transactions: (\d+)/.exec(out.stdout)?.[1] ?? 0),
     'peak RSS MB': null,
   };
@@ -594,8 +633,11 @@ async function benchOnPostgres(pgUrl: string, label: string, run: GatewayRun) {
     const result = await benchGateway(label, { DATABASE_URL: url }, run);
     rows.push(...result.rows);
     if (result.checked) checks[label] = result.checked;
-    const ceiling = wanted('pgbench') ? benchPgbench(label, url, result) : null;
-    if (ceiling) rows.push(ceiling);
+    if (!wanted('pgbench')) return;
+    for (const clients of new Set([32, CONNECTIONS])) {
+      const row = benchPgbench(label, url, result, clients);
+      if (row) rows.push(row);
+    }
   });
 }
 
