@@ -23,11 +23,11 @@ function libc() {
 const onGlibc = process.platform === 'linux';
 
 /** Starts giving memory back to a fake allocator, on fake timers, in the environment `env`. */
-async function startFaked(env: NodeJS.ProcessEnv) {
+async function startFaked(env: NodeJS.ProcessEnv, opts: { refuses?: boolean } = {}) {
   vi.useFakeTimers();
   const calls: string[] = [];
   const allocator: CAllocator = {
-    mapAtLeast: (bytes) => void calls.push(`map ${bytes}`),
+    mapAtLeast: (bytes) => calls.push(`map ${bytes}`) > 0 && !opts.refuses,
     trim: () => void calls.push('trim'),
   };
   const stop = await keepReturningFreedMemory({ everyMs: 1_000, mapAtLeastBytes: 131_072, allocator, env });
@@ -51,6 +51,13 @@ describe('giving freed memory back', () => {
     const { calls, stop } = await startFaked({ MALLOC_MMAP_THRESHOLD_: '65536' });
     vi.advanceTimersByTime(1_000);
     expect(calls).toEqual(['trim']);
+    stop?.();
+  });
+
+  it('When the allocator refuses the threshold, then it starts all the same and trims at every interval', async () => {
+    const { calls, stop } = await startFaked({}, { refuses: true });
+    vi.advanceTimersByTime(2_000);
+    expect(calls).toEqual(['map 131072', 'trim', 'trim']);
     stop?.();
   });
 

@@ -20,8 +20,11 @@
 
 /** The two calls of glibc's allocator used here. */
 export interface CAllocator {
-  /** Blocks of `bytes` and more get pages of their own, given back when freed (M_MMAP_THRESHOLD). */
-  mapAtLeast(bytes: number): void;
+  /**
+   * Blocks of `bytes` and more get pages of their own, given back when freed (M_MMAP_THRESHOLD);
+   * false where the allocator refused the size.
+   */
+  mapAtLeast(bytes: number): boolean;
   /** Gives every whole free page of every heap back to the system (malloc_trim(0)). */
   trim(): void;
 }
@@ -41,10 +44,7 @@ export async function glibcAllocator(): Promise<CAllocator | null> {
     ) => number;
     const mallocTrim = libc.func('int malloc_trim(size_t pad)') as (pad: number) => number;
     return {
-      mapAtLeast(bytes) {
-        if (mallopt(M_MMAP_THRESHOLD, bytes) !== 1)
-          throw new Error(`glibc refused an mmap threshold of ${bytes}`);
-      },
+      mapAtLeast: (bytes) => mallopt(M_MMAP_THRESHOLD, bytes) === 1,
       trim: () => void mallocTrim(0),
     };
   } catch {
@@ -63,13 +63,15 @@ export interface ReturningOptions {
 
 /**
  * Starts giving freed memory back (above); resolves to how to stop, or to null where the C
- * allocator cannot be reached. The timer never keeps the process alive.
+ * allocator cannot be reached. The timer never keeps the process alive. A threshold the allocator
+ * refuses leaves its own, and the trimming goes on: this is memory
+ * given back where it can be, never a reason for the database not to start.
  */
 export async function keepReturningFreedMemory(opts: ReturningOptions): Promise<(() => void) | null> {
   const allocator = opts.allocator === undefined ? await glibcAllocator() : opts.allocator;
   if (!allocator) return null;
   if ((opts.env ?? process.env).MALLOC_MMAP_THRESHOLD_ === undefined)
-    allocator.mapAtLeast(opts.mapAtLeastBytes);
+    void allocator.mapAtLeast(opts.mapAtLeastBytes);
   const timer = setInterval(() => allocator.trim(), opts.everyMs);
   timer.unref();
   return () => clearInterval(timer);
