@@ -31,7 +31,7 @@ export function createRecent(max: number): Recent {
     add(value) {
       const h = hash53(value);
       if (seen.has(h)) return;
-      const oldest = ring[next]!;
+      const oldest = ring[next] ?? NaN;
       if (!Number.isNaN(oldest)) seen.delete(oldest);
       ring[next] = h;
       next = (next + 1) % ring.length;
