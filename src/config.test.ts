@@ -41,6 +41,17 @@ describe("the server's heap growth", () => {
     expect(() => loadConfig({ HEAP_GROWTH_PERCENT: 'lots' })).toThrow(/HEAP_GROWTH_PERCENT must be/);
   });
 
+  it('When EMBEDDED_SHARED_BUFFERS_MB is unset or a number of MB, then it reads as the default or that number; 0 or anything else refuses to start', () => {
+    expect(loadConfig({}).embeddedSharedBuffersMb).toBe(LIMITS.embeddedSharedBuffersMb);
+    expect(loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '8' }).embeddedSharedBuffersMb).toBe(8);
+    expect(() => loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '0' })).toThrow(
+      /EMBEDDED_SHARED_BUFFERS_MB must be/,
+    );
+    expect(() => loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '8MB' })).toThrow(
+      /EMBEDDED_SHARED_BUFFERS_MB must be/,
+    );
+  });
+
   it("When a server or worker starts, then V8's heap growing factor is set from it, and left alone at 0", () => {
     const set: string[] = [];
     limitHeapGrowth(50, (flag) => set.push(flag));

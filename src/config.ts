@@ -75,10 +75,10 @@ export const LIMITS = {
   /** Rate-limit buckets kept in memory; beyond this, full buckets are forgotten. */
   rateLimitBuckets: 50_000,
   /**
-   * The embedded database's shared buffers (a server's default is 128MB), and how often it is
-   * vacuumed and analyzed: PGlite runs PostgreSQL in single-user mode, without autovacuum.
+   * The embedded database's shared buffers in MB (a server's default is 128; the setting is
+   * EMBEDDED_SHARED_BUFFERS_MB), and how often it is vacuumed and analyzed: PGlite runs PostgreSQL in single-user mode, without autovacuum.
    */
-  embeddedSharedBuffers: '16MB',
+  embeddedSharedBuffersMb: 16,
   embeddedMaintenanceMs: 30_000,
   /** The embedded database's thread's young generation, in MB (db/pglite-thread.ts). */
   embeddedThreadYoungMb: 4,
@@ -172,6 +172,12 @@ export interface Config {
    * collects again, in percent (HEAP_GROWTH_PERCENT); 0 leaves it to V8.
    */
   heapGrowthPercent: number;
+  /**
+   * The embedded database's shared buffers in MB (EMBEDDED_SHARED_BUFFERS_MB): less memory for
+   * more reads of its files (through the system's cache); 8 took 10 MB off an embedded server's RSS
+   * at about 5 % fewer requests a second.
+   */
+  embeddedSharedBuffersMb: number;
   automations: AutomationConfig;
 }
 
@@ -244,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbMaxWaiting: intFrom(env, 'DB_MAX_WAITING', LIMITS.dbMaxWaiting, 0),
     createDemo: env.LEADGATE_DEMO !== '0',
     heapGrowthPercent: intFrom(env, 'HEAP_GROWTH_PERCENT', LIMITS.heapGrowthPercent, 0),
+    embeddedSharedBuffersMb: intFrom(env, 'EMBEDDED_SHARED_BUFFERS_MB', LIMITS.embeddedSharedBuffersMb, 1),
     automations: automationConfig(env),
   };
 }

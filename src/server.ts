@@ -43,7 +43,14 @@ async function openDatabase(
   if (config.databaseUrl) return opened(await createDb({ ...common, databaseUrl: config.databaseUrl }), null);
   const lock = acquireDataDirLock(config.dataDir);
   try {
-    return opened(await createDb({ ...common, pgliteDir: join(config.dataDir, 'pgdata') }), lock);
+    return opened(
+      await createDb({
+        ...common,
+        pgliteDir: join(config.dataDir, 'pgdata'),
+        pgliteSharedBuffersMb: config.embeddedSharedBuffersMb,
+      }),
+      lock,
+    );
   } catch (err) {
     lock.release();
     throw err;

@@ -18,6 +18,8 @@ export interface DbOptions {
    * start from one migrated database without initdb or a copy on disk.
    */
   pgliteImage?: string;
+  /** The embedded database's shared buffers in MB; LIMITS.embeddedSharedBuffersMb by default. */
+  pgliteSharedBuffersMb?: number;
   /** Told of every connection that fails (a server restart, a killed backend); the process goes on. */
   onConnectionError?: (err: Error) => void;
   /** How many calls may wait for a connection before more are refused with `DatabaseBusyError`. */
@@ -31,7 +33,7 @@ export async function createDb(opts: DbOptions): Promise<Database> {
     const db = createPostgresDb(opts.databaseUrl, { onConnectionError: opts.onConnectionError });
     return withBoundedWait(db, LIMITS.pgPoolSize + maxWaiting);
   }
-  const place = { dir: opts.pgliteDir, image: opts.pgliteImage };
+  const place = { dir: opts.pgliteDir, image: opts.pgliteImage, sharedBuffersMb: opts.pgliteSharedBuffersMb };
   return withBoundedWait(await createPgliteThreadDb(place), 1 + maxWaiting);
 }
 

@@ -26,6 +26,8 @@ interface Prepared {
 export interface PglitePlace {
   dir?: string;
   image?: string;
+  /** Shared buffers in MB (EMBEDDED_SHARED_BUFFERS_MB); LIMITS.embeddedSharedBuffersMb by default. */
+  sharedBuffersMb?: number;
 }
 
 /**
@@ -36,10 +38,10 @@ export interface PglitePlace {
  * costs about three times what executing it does. Here a statement is parsed and described once;
  * each call is one Bind + Execute + Sync (pglite-messages.ts), read by PGlite's own result parser.
  */
-export async function createPgliteDb({ dir, image }: PglitePlace): Promise<Database> {
+export async function createPgliteDb({ dir, image, sharedBuffersMb }: PglitePlace): Promise<Database> {
   if (dir) await initialise(dir);
   const from = dir ? { dataDir: dir } : image ? { loadDataDir: new Blob([readFileSync(image)]) } : {};
-  const db = await PGlite.create({ ...from, startParams: START_PARAMS });
+  const db = await PGlite.create({ ...from, startParams: startParams(sharedBuffersMb) });
   const prepared = new Map<string, Prepared>();
 
   const exchange = async (message: Uint8Array, inTransaction: boolean) =>
@@ -104,10 +106,10 @@ export async function createPgliteDb({ dir, image }: PglitePlace): Promise<Datab
 // (the operating system caches the files beneath them all the same), and ANALYZE sampling 3,000
 // rows a table rather than 30,000: analyzing the leads table took 700 ms at 40,000 leads (64 ms so),
 // every other statement waiting meanwhile, and one agency's plans need no finer statistics.
-const START_PARAMS = [
+const startParams = (sharedBuffersMb: number = LIMITS.embeddedSharedBuffersMb) => [
   ...PGlite.defaultStartParams,
   '-c',
-  `shared_buffers=${LIMITS.embeddedSharedBuffers}`,
+  `shared_buffers=${sharedBuffersMb}MB`,
   '-c',
   'default_statistics_target=10',
 ];
