@@ -79,7 +79,7 @@ interface Row {
   target: string;
   scenario: string;
   'req/s': number;
-  'p50 ms': number;
+  'p50 ms': number | null;
   'p90 ms': number | null;
   'p99 ms': number | null;
   errors: number;
@@ -611,7 +611,7 @@ function benchPgbench(
     target: 'reference',
     scenario: pgbenchName(target, clients),
     'req/s': Math.round(tps),
-    'p50 ms': latency?.p50 ?? 0,
+    'p50 ms': latency?.p50 ?? null,
     'p90 ms': latency?.p90 ?? null,
     'p99 ms': latency?.p99 ?? null,
     errors: Number(/number of failed transactions: (\d+)/.exec(out.stdout)?.[1] ?? 0),

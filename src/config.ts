@@ -76,7 +76,8 @@ export const LIMITS = {
   rateLimitBuckets: 50_000,
   /**
    * The embedded database's shared buffers in MB (a server's default is 128; the setting is
-   * EMBEDDED_SHARED_BUFFERS_MB), and how often it is vacuumed and analyzed: PGlite runs PostgreSQL in single-user mode, without autovacuum.
+   * EMBEDDED_SHARED_BUFFERS_MB), and how often it is vacuumed and analyzed: PGlite runs PostgreSQL
+   * in single-user mode, without autovacuum.
    */
   embeddedSharedBuffersMb: 16,
   embeddedMaintenanceMs: 30_000,

@@ -64,8 +64,8 @@ export interface ReturningOptions {
 /**
  * Starts giving freed memory back (above); resolves to how to stop, or to null where the C
  * allocator cannot be reached. The timer never keeps the process alive. A threshold the allocator
- * refuses leaves its own, and the trimming goes on: this is memory
- * given back where it can be, never a reason for the database not to start.
+ * refuses leaves its own, and the trimming goes on: this is memory given back where it can be,
+ * never a reason for the database not to start.
  */
 export async function keepReturningFreedMemory(opts: ReturningOptions): Promise<(() => void) | null> {
   const allocator = opts.allocator === undefined ? await glibcAllocator() : opts.allocator;
