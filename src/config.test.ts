@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, loadConfig } from './config.ts';
-import { limitHeapGrowth } from './server.ts';
 
 describe('configuration of the console and the client address', () => {
   it.each([
@@ -32,31 +31,38 @@ describe('DATABASE_URL', () => {
   });
 });
 
+const PG = 'postgres://postgres@127.0.0.1:5432/test';
+
 describe("the server's heap growth", () => {
-  it('When HEAP_GROWTH_PERCENT is unset, 0 or a number, then it reads as the default, V8 its own, or that number; anything else refuses to start', () => {
-    expect(loadConfig({}).heapGrowthPercent).toBe(LIMITS.heapGrowthPercent);
+  it('When HEAP_GROWTH_PERCENT is unset, 0 or a number, then it reads as the default (the embedded one without DATABASE_URL), V8 its own, or that number; anything else refuses to start', () => {
+    expect(loadConfig({ DATABASE_URL: PG }).heapGrowthPercent).toBe(LIMITS.heapGrowthPercent);
+    expect(loadConfig({}).heapGrowthPercent).toBe(LIMITS.embeddedHeapGrowthPercent);
+    expect(LIMITS.embeddedHeapGrowthPercent).toBeLessThan(LIMITS.heapGrowthPercent);
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '30' }).heapGrowthPercent).toBe(30);
     expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '-5' })).toThrow(/HEAP_GROWTH_PERCENT must be/);
     expect(() => loadConfig({ HEAP_GROWTH_PERCENT: 'lots' })).toThrow(/HEAP_GROWTH_PERCENT must be/);
   });
 
+  it('When SEMI_SPACE_MB is unset, then an embedded server limits its semi-space and a PostgreSQL one leaves it to V8; a number is that limit, 0 is V8 its own, anything else refuses to start', () => {
+    expect(loadConfig({}).semiSpaceMb).toBe(LIMITS.embeddedSemiSpaceMb);
+    expect(LIMITS.embeddedSemiSpaceMb).toBeGreaterThan(0);
+    expect(loadConfig({ DATABASE_URL: PG }).semiSpaceMb).toBe(0);
+    expect(loadConfig({ DATABASE_URL: PG, SEMI_SPACE_MB: '8' }).semiSpaceMb).toBe(8);
+    expect(loadConfig({ SEMI_SPACE_MB: '0' }).semiSpaceMb).toBe(0);
+    expect(() => loadConfig({ SEMI_SPACE_MB: '4MB' })).toThrow(/SEMI_SPACE_MB must be/);
+    expect(() => loadConfig({ SEMI_SPACE_MB: '-1' })).toThrow(/SEMI_SPACE_MB must be/);
+  });
+
   it('When EMBEDDED_SHARED_BUFFERS_MB is unset or a number of MB, then it reads as the default or that number; 0 or anything else refuses to start', () => {
     expect(loadConfig({}).embeddedSharedBuffersMb).toBe(LIMITS.embeddedSharedBuffersMb);
-    expect(loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '8' }).embeddedSharedBuffersMb).toBe(8);
+    expect(loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '24' }).embeddedSharedBuffersMb).toBe(24);
     expect(() => loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '0' })).toThrow(
       /EMBEDDED_SHARED_BUFFERS_MB must be/,
     );
     expect(() => loadConfig({ EMBEDDED_SHARED_BUFFERS_MB: '8MB' })).toThrow(
       /EMBEDDED_SHARED_BUFFERS_MB must be/,
     );
-  });
-
-  it("When a server or worker starts, then V8's heap growing factor is set from it, and left alone at 0", () => {
-    const set: string[] = [];
-    limitHeapGrowth(50, (flag) => set.push(flag));
-    limitHeapGrowth(0, (flag) => set.push(flag));
-    expect(set).toEqual(['--heap-growing-percent=50']);
   });
 });
 

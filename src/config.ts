@@ -65,9 +65,14 @@ export const LIMITS = {
   /**
    * A server's JavaScript heap may grow this many percent past what its last full collection kept
    * before the next one (HEAP_GROWTH_PERCENT). V8's own factor let a busy server's heap swing
-   * between about 50 and 175 MB, and its RSS between 194 and 280 MB, over a soak.
+   * between about 50 and 175 MB, and its RSS between 194 and 280 MB, over a soak. An embedded
+   * server, which holds its database as well, grows it by less, and keeps its young generation's
+   * semi-space to 4 MB of V8's 16 (SEMI_SPACE_MB, src/heap.ts): with 8 MB of shared buffers, that
+   * kept it under 250 MB where it reached 262-292, at about a sixth fewer requests a second.
    */
   heapGrowthPercent: 50,
+  embeddedHeapGrowthPercent: 25,
+  embeddedSemiSpaceMb: 4,
   /** Resends (source, key, body digest) each process remembers as having used their key. */
   exactRetriesRemembered: 20_000,
   /** Contacts (agent, phone or email) each process remembers having written: their next delivery is a merge. */
@@ -79,7 +84,7 @@ export const LIMITS = {
    * EMBEDDED_SHARED_BUFFERS_MB), and how often it is vacuumed and analyzed: PGlite runs PostgreSQL
    * in single-user mode, without autovacuum.
    */
-  embeddedSharedBuffersMb: 16,
+  embeddedSharedBuffersMb: 8,
   embeddedMaintenanceMs: 30_000,
   /** The embedded database's thread's young generation, in MB (db/pglite-thread.ts). */
   embeddedThreadYoungMb: 4,
@@ -170,13 +175,15 @@ export interface Config {
   createDemo: boolean;
   /**
    * How far V8 lets the JavaScript heap grow past what the last full collection kept before it
-   * collects again, in percent (HEAP_GROWTH_PERCENT); 0 leaves it to V8.
+   * collects again, in percent (HEAP_GROWTH_PERCENT; 50 on PostgreSQL, 25 embedded); 0 leaves it to V8.
    */
   heapGrowthPercent: number;
+  /** The most MB the young generation's semi-space grows to (SEMI_SPACE_MB; 0 on PostgreSQL: V8's own, 4 embedded). */
+  semiSpaceMb: number;
   /**
    * The embedded database's shared buffers in MB (EMBEDDED_SHARED_BUFFERS_MB): less memory for
-   * more reads of its files (through the system's cache); 8 took 10 MB off an embedded server's RSS
-   * at about 5 % fewer requests a second.
+   * more reads of its files (through the system's cache); 8 instead of 16 took 10 MB off an
+   * embedded server's RSS at about 5 % fewer requests a second.
    */
   embeddedSharedBuffersMb: number;
   automations: AutomationConfig;
@@ -250,7 +257,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     dbMaxWaiting: intFrom(env, 'DB_MAX_WAITING', LIMITS.dbMaxWaiting, 0),
     createDemo: env.LEADGATE_DEMO !== '0',
-    heapGrowthPercent: intFrom(env, 'HEAP_GROWTH_PERCENT', LIMITS.heapGrowthPercent, 0),
+    heapGrowthPercent: intFrom(
+      env,
+      'HEAP_GROWTH_PERCENT',
+      databaseUrl ? LIMITS.heapGrowthPercent : LIMITS.embeddedHeapGrowthPercent,
+      0,
+    ),
+    semiSpaceMb: intFrom(env, 'SEMI_SPACE_MB', databaseUrl ? 0 : LIMITS.embeddedSemiSpaceMb, 0),
     embeddedSharedBuffersMb: intFrom(env, 'EMBEDDED_SHARED_BUFFERS_MB', LIMITS.embeddedSharedBuffersMb, 1),
     automations: automationConfig(env),
   };

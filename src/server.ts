@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
@@ -19,6 +18,7 @@ import { createMetrics } from './metrics/metrics.ts';
 import { purgeExpiredKeys } from './idempotency/key-store.ts';
 import { purgeExpiredSamples } from './listen/listen-sample-repository.ts';
 import { GATEWAY_PATH } from './gateway/routes.ts';
+import { limitHeapGrowth, limitSemiSpace } from './heap.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -180,6 +180,7 @@ export async function startServer(
       app.log.warn({ err }, 'database connection failed; the pool reconnects');
     };
     await app.listen({ port: config.port, host: config.host });
+    limitSemiSpace(config.semiSpaceMb); // once started: see src/heap.ts
     if (opts.banner !== false) printBanner(config, listeningUrl(app), admin, demo);
   } catch (err) {
     await cleanup();
@@ -219,15 +220,6 @@ function purgeExpiredRows(db: Database, log: Pick<pino.Logger, 'warn'>): void {
   purgeExpiredKeys(db).catch((err: unknown) => log.warn({ err }, 'purging expired idempotency keys failed'));
   purgeExpiredSamples(db).catch((err: unknown) => log.warn({ err }, 'purging expired samples failed'));
   purgeEndedSessions(db).catch((err: unknown) => log.warn({ err }, 'purging ended console sessions failed'));
-}
-
-/**
- * HEAP_GROWTH_PERCENT: the JavaScript heap may grow that far past what the last full collection
- * kept before V8 collects again (V8 reads the factor at every collection, so setting it at start
- * is enough). V8's own factor let a busy server's RSS swing by 90 MB; 0 leaves it to V8.
- */
-export function limitHeapGrowth(percent: number, setFlag: (flag: string) => void = setFlagsFromString): void {
-  if (percent > 0) setFlag(`--heap-growing-percent=${percent}`);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { holdSemiSpace } from '../heap.ts';
 import { CliError } from './api-client.ts';
 import { json } from './output.ts';
 import type { CliIo } from './io.ts';
@@ -18,6 +19,8 @@ export function addServerCommands(program: Command, io: CliIo): void {
     )
     .action(async (opts: { workers?: number }) => {
       const config = configFrom(io.env);
+      // Before the server's modules load: V8 keeps a young generation as large as it has grown.
+      if (config.semiSpaceMb > 0) holdSemiSpace();
       if (opts.workers !== undefined) {
         const { serveWithWorkers, WorkersError } = await import('../cluster.ts');
         try {

@@ -21,8 +21,8 @@ describe('the embedded database’s shared buffers', () => {
     );
   });
 
-  it('When the server is given 8 (EMBEDDED_SHARED_BUFFERS_MB), then its database’s thread starts PGlite with 8 MB', async () => {
-    const db = await createDb({ pgliteImage: pgliteImage(), pgliteSharedBuffersMb: 8 });
-    expect(await sharedBuffers(db)).toBe('8MB');
+  it('When the server is given 24 (EMBEDDED_SHARED_BUFFERS_MB), then its database’s thread starts PGlite with 24 MB', async () => {
+    const db = await createDb({ pgliteImage: pgliteImage(), pgliteSharedBuffersMb: 24 });
+    expect(await sharedBuffers(db)).toBe('24MB');
   });
 });

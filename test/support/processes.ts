@@ -9,6 +9,7 @@ const TSX = ['--import', 'tsx'];
 const ENTRY = fileURLToPath(new URL('./serve-process.ts', import.meta.url));
 const WORKER_ENTRY = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 const CLI_ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/leadgate.js', import.meta.url));
 
 export interface GatewayProcess {
   url: string;
@@ -36,13 +37,26 @@ export function startCliProcess(
   return startProcess(CLI_ENTRY, env, ready, args);
 }
 
+/**
+ * Starts `leadgate ARGS…` as `npm start` runs it (bin/leadgate.js: the compiled server in dist/,
+ * built first if older than src/), for what a loader in the process would change.
+ */
+export function startBinProcess(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<GatewayProcess> {
+  return startProcess(BIN, env, ready, args, []);
+}
+
 async function startProcess(
   entry: string,
   env: Record<string, string>,
   ready: RegExp,
   args: string[] = [],
+  nodeArgs: string[] = TSX,
 ): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [...TSX, entry, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, entry, ...args], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
