@@ -34,10 +34,8 @@ describe('DATABASE_URL', () => {
 const PG = 'postgres://postgres@127.0.0.1:5432/test';
 
 describe("the server's heap growth", () => {
-  it('When HEAP_GROWTH_PERCENT is unset, 0 or a number, then it reads as the default (the embedded one without DATABASE_URL), V8 its own, or that number; anything else refuses to start', () => {
-    expect(loadConfig({ DATABASE_URL: PG }).heapGrowthPercent).toBe(LIMITS.heapGrowthPercent);
-    expect(loadConfig({}).heapGrowthPercent).toBe(LIMITS.embeddedHeapGrowthPercent);
-    expect(LIMITS.embeddedHeapGrowthPercent).toBeLessThan(LIMITS.heapGrowthPercent);
+  it('When HEAP_GROWTH_PERCENT is unset, 0 or a number, then it reads as the default, V8 its own, or that number; anything else refuses to start', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(LIMITS.heapGrowthPercent);
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '30' }).heapGrowthPercent).toBe(30);
     expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '-5' })).toThrow(/HEAP_GROWTH_PERCENT must be/);

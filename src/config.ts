@@ -65,13 +65,14 @@ export const LIMITS = {
   /**
    * A server's JavaScript heap may grow this many percent past what its last full collection kept
    * before the next one (HEAP_GROWTH_PERCENT). V8's own factor let a busy server's heap swing
-   * between about 50 and 175 MB, and its RSS between 194 and 280 MB, over a soak. An embedded
-   * server, which holds its database as well, grows it by less, and keeps its young generation's
-   * semi-space to 4 MB of V8's 16 (SEMI_SPACE_MB, src/heap.ts): with 8 MB of shared buffers, that
-   * kept it under 250 MB where it reached 262-292, at about a sixth fewer requests a second.
+   * between about 50 and 175 MB, and its RSS between 194 and 280 MB, over a soak.
    */
   heapGrowthPercent: 50,
-  embeddedHeapGrowthPercent: 25,
+  /**
+   * An embedded server, which holds its database as well, keeps its young generation's semi-space
+   * to 4 MB of V8's 16 (SEMI_SPACE_MB, src/heap.ts): with 8 MB of shared buffers, that kept it
+   * under 250 MB where it reached 258-280, at up to a fifth fewer requests a second.
+   */
   embeddedSemiSpaceMb: 4,
   /** Resends (source, key, body digest) each process remembers as having used their key. */
   exactRetriesRemembered: 20_000,
@@ -175,7 +176,7 @@ export interface Config {
   createDemo: boolean;
   /**
    * How far V8 lets the JavaScript heap grow past what the last full collection kept before it
-   * collects again, in percent (HEAP_GROWTH_PERCENT; 50 on PostgreSQL, 25 embedded); 0 leaves it to V8.
+   * collects again, in percent (HEAP_GROWTH_PERCENT); 0 leaves it to V8.
    */
   heapGrowthPercent: number;
   /** The most MB the young generation's semi-space grows to (SEMI_SPACE_MB; 0 on PostgreSQL: V8's own, 4 embedded). */
@@ -257,12 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     dbMaxWaiting: intFrom(env, 'DB_MAX_WAITING', LIMITS.dbMaxWaiting, 0),
     createDemo: env.LEADGATE_DEMO !== '0',
-    heapGrowthPercent: intFrom(
-      env,
-      'HEAP_GROWTH_PERCENT',
-      databaseUrl ? LIMITS.heapGrowthPercent : LIMITS.embeddedHeapGrowthPercent,
-      0,
-    ),
+    heapGrowthPercent: intFrom(env, 'HEAP_GROWTH_PERCENT', LIMITS.heapGrowthPercent, 0),
     semiSpaceMb: intFrom(env, 'SEMI_SPACE_MB', databaseUrl ? 0 : LIMITS.embeddedSemiSpaceMb, 0),
     embeddedSharedBuffersMb: intFrom(env, 'EMBEDDED_SHARED_BUFFERS_MB', LIMITS.embeddedSharedBuffersMb, 1),
     automations: automationConfig(env),
