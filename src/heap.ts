@@ -47,7 +47,9 @@ export function limitSemiSpace(mb: number, v8: V8Flags = node): void {
   semiSpace.v8 = v8;
   semiSpace.limit = mb * 2 ** 20;
   if (mb <= 0) {
-    semiSpace.observer?.disconnect();
+    // Only a limit set before has anything to undo (a PostgreSQL server never sets one).
+    if (!semiSpace.observer) return;
+    semiSpace.observer.disconnect();
     semiSpace.observer = null;
     v8.setFlag('--semi-space-growth-factor=2');
     return;
