@@ -51,8 +51,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.trustProxy ?? false,
     frameworkErrors: answerUnreadableUrl,
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
   logRequests(app);
   const lifecycle = deps.lifecycle ?? { closing: false };

@@ -6,7 +6,7 @@ import { ERRORS } from '../errors.ts';
 import { noteForLog } from '../http/logging.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { createTokenChecks } from '../sources/token-checks.ts';
-import { authenticate, type Authenticated } from './authenticate.ts';
+import { authenticateFromMemory, authenticateWithDatabase, type Authenticated } from './authenticate.ts';
 import { deliver } from './deliver.ts';
 import { createExactRetries } from './exact-retries.ts';
 import { createRateLimiter } from './rate-limit.ts';
@@ -54,14 +54,22 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
   });
   const otherMethods = app.supportedMethods.filter((m) => m !== 'POST') as HTTPMethods[];
 
-  const onRequest = async (request: FastifyRequest, reply: FastifyReply) => {
+  // A callback hook, not an async one: what memory can tell (every made-up token's refusal, every
+  // remembered sender) is answered in the same turn, with no promise in between.
+  const onRequest = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     const params = request.params as { token?: string } | undefined;
-    const auth = await authenticate(guards, {
+    const known = authenticateFromMemory(guards, {
       path: params && 'token' in params ? (params.token ?? '') : undefined,
       header: request.headers['x-source-token'],
     });
-    if (auth.kind === 'rejected') return send(request, reply, auth, deps.metrics);
-    request.sender = auth;
+    const settle = (auth: Authenticated | Rejected) => {
+      // Answered here: Fastify goes no further (a callback hook that sends does not call done).
+      if (auth.kind === 'rejected') return void send(request, reply, auth, deps.metrics);
+      request.sender = auth;
+      done();
+    };
+    if (known.kind !== 'ask-database') return settle(known);
+    authenticateWithDatabase(guards, known).then(settle, done);
   };
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const sender = request.sender;
@@ -85,8 +93,9 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
   };
   // Web forms and the browser client post from other origins: every answer may be read by a page.
   // The token, not a cookie, authenticates, so any origin is as safe as curl.
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.headers.origin) reply.headers(CORS_ANSWER);
+    done(null, payload);
   });
 
   for (const url of [GATEWAY_PATH, `${GATEWAY_PATH}/v/:token`, `${GATEWAY_PATH}/v/`]) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../db/index.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { hashToken } from '../sources/tokens.ts';
-import { authenticate } from './authenticate.ts';
+import { authenticate, authenticateFromMemory, authenticateWithDatabase } from './authenticate.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { createSourceDirectory } from './source-directory.ts';
 
@@ -159,5 +159,62 @@ describe('authenticate', () => {
     expect(await authenticate(guards, present)).toMatchObject({ code: 'RATE_LIMITED' });
     valid.delete(VALID);
     expect(await authenticate(guards, present)).toMatchObject({ code: 'INVALID_SOURCE_TOKEN' });
+  });
+  it('When a token fails the check, then memory refuses it at once: a plain answer, no promise, no lookup', () => {
+    const { db, lookups } = fakeDb(new Set([VALID]));
+    const checks = { mayName: () => false, refresh: async () => {} };
+    const guards = { limiter: limited(), directory: createSourceDirectory(db, { checks }) };
+    const answer = authenticateFromMemory(guards, { path: undefined, header: OTHER });
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect(answer).toMatchObject({ kind: 'rejected', code: 'INVALID_SOURCE_TOKEN' });
+    expect(lookups).toHaveLength(0);
+  });
+
+  it('When a token may name a source that memory does not hold, then memory asks the database; once found, the next is answered from memory', async () => {
+    const { db, lookups } = fakeDb(new Set([VALID]));
+    const guards = {
+      limiter: createRateLimiter({ rps: 100, burst: 100 }),
+      directory: createSourceDirectory(db),
+    };
+    const first = authenticateFromMemory(guards, { path: undefined, header: VALID });
+    expect(first).toEqual({ kind: 'ask-database', token: VALID });
+    expect(lookups).toHaveLength(0);
+    if (first.kind !== 'ask-database') throw new Error('unreachable');
+    expect(await authenticateWithDatabase(guards, first)).toMatchObject({
+      kind: 'authenticated',
+      claim: { confirmed: true },
+    });
+    expect(authenticateFromMemory(guards, { path: undefined, header: VALID })).toMatchObject({
+      kind: 'authenticated',
+      claim: { confirmed: false, source: { source_id: 's' } },
+    });
+    expect(lookups).toHaveLength(1);
+  });
+
+  it('When a remembered token is over its limit, then the database decides: the same source stays limited, a source whose limit was raised since goes on', async () => {
+    const revision = { now: 1 };
+    const lookups: number[] = [];
+    const db: Queryable = {
+      query: async <T>(_sql: string, params?: readonly unknown[]) => {
+        lookups.push(revision.now);
+        const raised = revision.now > 1 ? { rate_limit_rps: 100, rate_limit_burst: 100 } : {};
+        const rows = ((params?.[0] ?? []) as string[]).map((h) => ({
+          ...SOURCE,
+          ...raised,
+          revision: revision.now,
+          token_hash: h,
+        }));
+        return { rows: rows as T[], rowCount: rows.length };
+      },
+    };
+    const guards = { limiter: limited(), directory: createSourceDirectory(db) };
+    const present = { path: undefined, header: VALID };
+    expect(await authenticate(guards, present)).toMatchObject({ kind: 'authenticated' });
+    const over = authenticateFromMemory(guards, present);
+    expect(over).toMatchObject({ kind: 'ask-database', overLimit: { wait: 1 } });
+    expect(await authenticate(guards, present)).toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 1 });
+    revision.now = 2; // the agent raised the source's limit
+    expect(await authenticate(guards, present)).toMatchObject({ kind: 'authenticated' });
+    expect(lookups).toEqual([1, 1, 2]);
   });
 });

@@ -45,6 +45,12 @@ export function onDatabaseWord<T>(claim: SourceClaim, step: () => Promise<T>): P
 export interface SourceDirectory {
   /** null: the token names no active source. */
   find(token: string): Promise<SourceClaim | null>;
+  /**
+   * What this process's memory alone says, at once: the source remembered for the token, null
+   * when the token names none for certain (found unknown a moment ago, or failing the check), and
+   * `undefined` when only the database can tell (`find` asks it).
+   */
+  recall(token: string): SourceClaim | null | undefined;
   /** The database's word now, whatever memory holds; memory follows it. */
   confirm(token: string): Promise<SourceClaim | null>;
 }
@@ -81,15 +87,20 @@ export function createSourceDirectory(
     return { source, tokenHash, confirmed: true };
   };
 
+  const recall = (token: string): SourceClaim | null | undefined => {
+    const key = token.toLowerCase();
+    if (unknown.has(key)) return null;
+    const remembered = known.get(key);
+    if (remembered && remembered.until > now()) return remembered.claim;
+    return checks.mayName(key) ? undefined : null;
+  };
+
   return {
     async find(token) {
-      const key = token.toLowerCase();
-      if (unknown.has(key)) return null;
-      const remembered = known.get(key);
-      if (remembered && remembered.until > now()) return remembered.claim;
-      if (!checks.mayName(key)) return null;
-      return confirm(key);
+      const recalled = recall(token);
+      return recalled === undefined ? confirm(token) : recalled;
     },
+    recall,
     confirm,
   };
 }

@@ -6,7 +6,7 @@ import type { Metrics } from '../metrics/metrics.ts';
  * timings only: no lead data, no token. Expose it to your monitoring network, not to the internet.
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.requestDuration.observe(
       {
         method: request.method,
@@ -15,6 +15,7 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
   app.get('/metrics', async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
