@@ -95,6 +95,9 @@ export const LIMITS = {
    */
   embeddedMapAtLeastBytes: 128 * 1024,
   embeddedTrimMs: 5_000,
+  /** …and at the next check of this many ms once the process's memory grew by embeddedTrimGrownMb. */
+  embeddedTrimCheckMs: 1_000,
+  embeddedTrimGrownMb: 32,
   /** How often the tables that grew by a tenth since their statistics are looked for (and analyzed). */
   statisticsCheckMs: 2_000,
   /** PostgreSQL connections per process, and how long to wait for one. */

@@ -22,17 +22,35 @@ function libc() {
 
 const onGlibc = process.platform === 'linux';
 
-/** Starts giving memory back to a fake allocator, on fake timers, in the environment `env`. */
+/**
+ * Starts giving memory back to a fake allocator, on fake timers, in the environment `env`: a trim
+ * every 1 s, or at a check (every 250 ms) once `memory.rss` grew by 32 MB since the last trim. A
+ * trim gives back what `memory.freed` holds.
+ */
 async function startFaked(env: NodeJS.ProcessEnv, opts: { refuses?: boolean } = {}) {
   vi.useFakeTimers();
   const calls: string[] = [];
+  const memory = { rss: 100 * MB, freed: 0 };
   const allocator: CAllocator = {
     mapAtLeast: (bytes) => calls.push(`map ${bytes}`) > 0 && !opts.refuses,
-    trim: () => void calls.push('trim'),
+    trim: () => {
+      calls.push('trim');
+      memory.rss -= memory.freed;
+      memory.freed = 0;
+    },
   };
-  const stop = await keepReturningFreedMemory({ everyMs: 1_000, mapAtLeastBytes: 131_072, allocator, env });
-  return { calls, stop };
+  const stop = await keepReturningFreedMemory({
+    everyMs: 1_000,
+    checkMs: 250,
+    grownBytes: 32 * MB,
+    rss: () => memory.rss,
+    mapAtLeastBytes: 131_072,
+    allocator,
+    env,
+  });
+  return { calls, stop, memory };
 }
+const MB = 1024 * 1024;
 
 describe('giving freed memory back', () => {
   afterEach(() => vi.useRealTimers());
@@ -45,6 +63,28 @@ describe('giving freed memory back', () => {
     stop?.();
     vi.advanceTimersByTime(5_000);
     expect(calls).toHaveLength(4);
+  });
+
+  it('When the process’s memory grows fast (a compilation’s burst), then it is trimmed at the next check, and the interval starts again from there', async () => {
+    const { calls, memory, stop } = await startFaked({});
+    calls.length = 0;
+    vi.advanceTimersByTime(250);
+    memory.rss += 20 * MB; // grown, not yet by 32 MB
+    memory.freed += 20 * MB;
+    vi.advanceTimersByTime(250);
+    expect(calls).toEqual([]);
+    memory.rss += 40 * MB;
+    memory.freed += 30 * MB;
+    vi.advanceTimersByTime(250);
+    expect(calls).toEqual(['trim']); // at 750 ms, not 1 s
+    expect(memory.rss).toBe(110 * MB);
+    // 32 MB more than after that trim, not than before it
+    memory.rss += 31 * MB;
+    vi.advanceTimersByTime(750);
+    expect(calls).toEqual(['trim']);
+    vi.advanceTimersByTime(250); // 1 s after the last trim
+    expect(calls).toEqual(['trim', 'trim']);
+    stop?.();
   });
 
   it('When the environment sets glibc’s own MALLOC_MMAP_THRESHOLD_, then that threshold stays and only trimming is done', async () => {
@@ -63,7 +103,13 @@ describe('giving freed memory back', () => {
 
   it('When there is no C allocator to reach, then nothing is started', async () => {
     expect(
-      await keepReturningFreedMemory({ everyMs: 1_000, mapAtLeastBytes: 1, allocator: null }),
+      await keepReturningFreedMemory({
+        everyMs: 1_000,
+        checkMs: 1_000,
+        grownBytes: MB,
+        mapAtLeastBytes: 1,
+        allocator: null,
+      }),
     ).toBeNull();
   });
 

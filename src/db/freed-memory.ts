@@ -10,7 +10,8 @@
  * pages between blocks still in use. Here blocks of `mapAtLeastBytes` and more get pages of their
  * own, given back when freed (what glibc's MALLOC_MMAP_THRESHOLD_ does at a process's start), and
  * every `everyMs` the free pages inside the heaps go back too (malloc_trim), which takes the
- * calling thread 1–3 ms. An embedded server under the bench's load went from 346–366 MB to 280–310
+ * calling thread 1–3 ms; sooner when the process's memory has just grown fast (`grownBytes`), as it
+ * does while V8 compiles under a first burst of load. An embedded server under the bench's load went from 346–366 MB to 280–310
  * (2026-12-01, docs/performance.md); trimming alone gave back about half as much.
  *
  * glibc is reached through koffi, an FFI and an optional dependency: where it is not installed, or
@@ -53,7 +54,18 @@ export async function glibcAllocator(): Promise<CAllocator | null> {
 }
 
 export interface ReturningOptions {
+  /** Trims at least this often. */
   everyMs: number;
+  /**
+   * And sooner, at the next of these checks, once the process's resident memory has grown by
+   * `grownBytes` since the last trim: when V8 compiles PGlite's hot functions under a first burst
+   * of load, 60–100 MB are taken and freed within two seconds, and a trim 5 s later came after the
+   * process's peak (docs/performance.md).
+   */
+  checkMs: number;
+  grownBytes: number;
+  /** The process's resident memory in bytes; by default `process.memoryUsage.rss()`. */
+  rss?: () => number;
   mapAtLeastBytes: number;
   /** The allocator; by default glibc's (glibcAllocator). */
   allocator?: CAllocator | null;
@@ -72,7 +84,19 @@ export async function keepReturningFreedMemory(opts: ReturningOptions): Promise<
   if (!allocator) return null;
   if ((opts.env ?? process.env).MALLOC_MMAP_THRESHOLD_ === undefined)
     void allocator.mapAtLeast(opts.mapAtLeastBytes);
-  const timer = setInterval(() => allocator.trim(), opts.everyMs);
+  const rss = opts.rss ?? (() => process.memoryUsage.rss());
+  // The resident memory after the last trim, and the time since it, counted in checks.
+  let rssAfter = rss();
+  let waited = 0;
+  const trim = () => {
+    allocator.trim();
+    waited = 0;
+    rssAfter = rss();
+  };
+  const timer = setInterval(() => {
+    waited += opts.checkMs;
+    if (waited >= opts.everyMs || rss() - rssAfter >= opts.grownBytes) trim();
+  }, opts.checkMs);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -15,6 +15,8 @@ if (!port) throw new Error('pglite-worker.ts runs as a worker thread');
 // thread, so the 1-3 ms a trim takes is never the server's event loop's.
 await keepReturningFreedMemory({
   everyMs: LIMITS.embeddedTrimMs,
+  checkMs: LIMITS.embeddedTrimCheckMs,
+  grownBytes: LIMITS.embeddedTrimGrownMb * 1024 * 1024,
   mapAtLeastBytes: LIMITS.embeddedMapAtLeastBytes,
 });
 const db = await createPgliteDb(workerData as PglitePlace);
