@@ -11,8 +11,9 @@
  * own, given back when freed (what glibc's MALLOC_MMAP_THRESHOLD_ does at a process's start), and
  * every `everyMs` the free pages inside the heaps go back too (malloc_trim), which takes the
  * calling thread 1–3 ms; sooner when the process's memory has just grown fast (`grownBytes`), as it
- * does while V8 compiles under a first burst of load. An embedded server under the bench's load went from 346–366 MB to 280–310
- * (2026-12-01, docs/performance.md); trimming alone gave back about half as much.
+ * does while V8 compiles under a first burst of load. An embedded server under the bench's load
+ * went from 346–366 MB to 280–310 (2026-12-01, docs/performance.md); trimming alone gave back about
+ * half as much.
  *
  * glibc is reached through koffi, an FFI and an optional dependency: where it is not installed, or
  * the C library is not glibc (macOS, Windows, musl), nothing is done and the process keeps its

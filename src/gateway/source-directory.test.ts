@@ -160,6 +160,7 @@ describe('authenticate', () => {
     valid.delete(VALID);
     expect(await authenticate(guards, present)).toMatchObject({ code: 'INVALID_SOURCE_TOKEN' });
   });
+
   it('When a token fails the check, then memory refuses it at once: a plain answer, no promise, no lookup', () => {
     const { db, lookups } = fakeDb(new Set([VALID]));
     const checks = { mayName: () => false, refresh: async () => {} };
