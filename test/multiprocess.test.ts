@@ -80,6 +80,24 @@ describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () 
     for (const g of gateways) expect((await post(g.url, fresh, { name: 'Disabled' })).status).toBe(401);
   });
 
+  it('when one process disables and enables a source, then the other refuses it while disabled and takes its very next delivery after', async () => {
+    const s = await seedSource(db, 'Paused Across');
+    const [a, b] = gateways.map((g) => g.url) as [string, string];
+    const patch = (active: boolean) =>
+      fetch(`${a}/v1/admin/sources/${s.source_id}`, {
+        method: 'PATCH',
+        headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+        body: JSON.stringify({ active }),
+      });
+    for (const url of [a, b]) expect((await post(url, s.token, { name: 'Before' })).status).toBe(200);
+    expect((await patch(false)).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      for (const url of [b, a]) expect((await post(url, s.token, { name: 'Paused' })).status).toBe(401);
+    }
+    expect((await patch(true)).status).toBe(200);
+    for (const url of [b, a]) expect((await post(url, s.token, { name: 'Back' })).status).toBe(200);
+  });
+
   it('when PostgreSQL becomes unreachable mid-service, then 503 SERVICE_UNAVAILABLE with Retry-After, and the retry after it returns creates one lead', async () => {
     const target = new URL(testDb.url ?? '');
     const proxy = await startTcpProxy(Number(target.port || 5432), target.hostname);

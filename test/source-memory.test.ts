@@ -233,3 +233,65 @@ describe('a remembered token, revoked', () => {
     expect(await count('booking_events')).toBe(0);
   });
 });
+
+describe("a source's state changed by the agent", () => {
+  // A refusal from memory must never outlive a change the database already holds: a 401 is a
+  // permanent answer, and a vendor's system drops the lead and often pauses the integration.
+  const patch = (sourceId: string, body: unknown) =>
+    adminInject(t.app, 'PATCH', `/sources/${sourceId}`, body);
+
+  it('When a source refused while disabled is enabled again, then the very next delivery lands', async () => {
+    const s = await seedSource(t.db, 'Paused Vendor');
+    expect((await deliver(t.app, s.token, { name: 'Before Pause' })).statusCode).toBe(200);
+    expect((await patch(s.source_id, { active: false })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const refused = await deliver(t.app, s.token, { name: 'While Paused' });
+      expect(refused.statusCode).toBe(401);
+    }
+    expect((await patch(s.source_id, { active: true })).statusCode).toBe(200);
+    const after = await deliver(t.app, s.token, { name: 'After Pause' });
+    expect(after.statusCode).toBe(200);
+    expect(after.json()).toMatchObject({ success: true, message: 'Lead created' });
+  });
+
+  it('When a source never delivered to is refused while disabled and then enabled, then the next delivery lands', async () => {
+    const s = await seedSource(t.db, 'Cold Vendor');
+    expect((await patch(s.source_id, { active: false })).statusCode).toBe(200);
+    expect((await deliver(t.app, s.token, { name: 'Cold Paused' })).statusCode).toBe(401);
+    expect((await patch(s.source_id, { active: true })).statusCode).toBe(200);
+    expect((await deliver(t.app, s.token, { name: 'Cold After' })).statusCode).toBe(200);
+  });
+
+  it('When the token is regenerated, then the old one is refused and the new one lands at once, every time', async () => {
+    const s = await seedSource(t.db, 'Rotated Vendor');
+    expect((await deliver(t.app, s.token, { name: 'Rotate One' })).statusCode).toBe(200);
+    const regenerated = await adminInject(t.app, 'POST', `/sources/${s.source_id}/regenerate`, {});
+    const fresh = regenerated.json().token as string;
+    expect((await deliver(t.app, s.token, { name: 'Rotate Old' })).statusCode).toBe(401);
+    expect((await deliver(t.app, fresh, { name: 'Rotate New' })).statusCode).toBe(200);
+    expect((await deliver(t.app, s.token, { name: 'Rotate Old Again' })).statusCode).toBe(401);
+  });
+
+  it("When a source's rate limit is lowered, then the next request counts against the new limit; raised, the next goes on", async () => {
+    const limited = await createTestApp({ testDb: t.testDb, rateLimit: { rps: 100, burst: 100 } });
+    try {
+      const s = await seedSource(t.db, 'Throttled Vendor');
+      expect((await deliver(limited.app, s.token, { name: 'Throttle One' })).statusCode).toBe(200);
+      const lower = await adminInject(limited.app, 'PATCH', `/sources/${s.source_id}`, {
+        rate_limit_rps: 1,
+        rate_limit_burst: 1,
+      });
+      expect(lower.statusCode).toBe(200);
+      expect((await deliver(limited.app, s.token, { name: 'Throttle Two' })).statusCode).toBe(200);
+      expect((await deliver(limited.app, s.token, { name: 'Throttle Three' })).statusCode).toBe(429);
+      const raise = await adminInject(limited.app, 'PATCH', `/sources/${s.source_id}`, {
+        rate_limit_rps: 50,
+        rate_limit_burst: 50,
+      });
+      expect(raise.statusCode).toBe(200);
+      expect((await deliver(limited.app, s.token, { name: 'Throttle Four' })).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

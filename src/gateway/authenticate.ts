@@ -74,6 +74,24 @@ export async function authenticateWithDatabase(
   return admitted(token, claim, unchanged ? overLimit.wait : take(guards.limiter, claim.source));
 }
 
+/**
+ * The database's word on a sender admitted from memory whose write found the token or the source
+ * changed: refused if the token no longer names an active source; a rate limit changed since
+ * counts this very request (its new bucket starts full, so it would otherwise count from the next).
+ */
+export async function reauthenticate(
+  guards: Guards,
+  sender: Authenticated,
+): Promise<Authenticated | Rejected> {
+  const claim = await guards.directory.confirm(sender.token);
+  if (!claim) return rejected('INVALID_SOURCE_TOKEN');
+  const before = sender.claim.source;
+  const now = claim.source;
+  const sameLimit =
+    before.rate_limit_rps === now.rate_limit_rps && before.rate_limit_burst === now.rate_limit_burst;
+  return admitted(sender.token, claim, sameLimit ? 0 : take(guards.limiter, now));
+}
+
 /** A request from this source, `wait` s over its limit (0: within it). */
 function take(limiter: RateLimiter, source: AuthenticatedSource): number {
   return limiter.take(source.source_id, Date.now(), {

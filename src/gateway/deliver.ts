@@ -5,11 +5,12 @@ import { bodyDigest } from '../idempotency/body-digest.ts';
 import { parseIdempotencyKey } from '../idempotency/idempotency-key.ts';
 import { sanitizeJson } from '../ingest/sanitize.ts';
 import type { JsonObject } from '../json.ts';
+import type { Authenticated } from './authenticate.ts';
 import type { ExactRetries, Resend } from './exact-retries.ts';
 import { recordListenSample } from './listen.ts';
 import { readDeliveryBody } from './parse-body.ts';
 import { keepRefused, type WarningLog } from './refused-sample.ts';
-import { rejected, unavailable, type DeliveryResult } from './result.ts';
+import { rejected, unavailable, type DeliveryResult, type Rejected } from './result.ts';
 import { deliverSchedulerEvent } from './scheduler-event.ts';
 import { onDatabaseWord, UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
@@ -29,8 +30,8 @@ export interface DeliveryRequest {
   signatureHeader: string | string[] | undefined;
   /** Where a refused delivery that could not be kept as a sample is reported. */
   log: WarningLog;
-  /** The database's word on the request's token now (source-directory.ts); null: no longer valid. */
-  confirm(): Promise<SourceClaim | null>;
+  /** The database's word on the request's sender now (authenticate.ts `reauthenticate`). */
+  confirm(): Promise<Authenticated | Rejected>;
 }
 
 /**
@@ -58,8 +59,8 @@ export async function deliver(
   const first = await deliverAs(gateway, claim, request, resend);
   if (first.kind !== UNCONFIRMED.kind) return first;
   const fresh = await request.confirm();
-  if (!fresh) return rejected('INVALID_SOURCE_TOKEN');
-  const second = await deliverAs(gateway, fresh, request, resend);
+  if (fresh.kind === 'rejected') return fresh;
+  const second = await deliverAs(gateway, fresh.claim, request, resend);
   // The source changed again between the database's answer and the write: a retry will do.
   return second.kind === UNCONFIRMED.kind ? unavailable() : second;
 }

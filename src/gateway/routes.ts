@@ -6,7 +6,12 @@ import { ERRORS } from '../errors.ts';
 import { noteForLog } from '../http/logging.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { createTokenChecks } from '../sources/token-checks.ts';
-import { authenticateFromMemory, authenticateWithDatabase, type Authenticated } from './authenticate.ts';
+import {
+  authenticateFromMemory,
+  authenticateWithDatabase,
+  reauthenticate,
+  type Authenticated,
+} from './authenticate.ts';
 import { deliver } from './deliver.ts';
 import { createExactRetries } from './exact-retries.ts';
 import { createRateLimiter } from './rate-limit.ts';
@@ -80,7 +85,7 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
       idempotencyHeader: request.headers['idempotency-key'],
       signatureHeader: request.headers['calendly-webhook-signature'],
       log: request.log,
-      confirm: () => guards.directory.confirm(sender.token),
+      confirm: () => reauthenticate(guards, sender),
     });
     return send(request, reply, result, deps.metrics);
   };

@@ -22,16 +22,20 @@ const SOURCE: AuthenticatedSource = {
   rate_limit_burst: null,
 };
 
-/** A database that knows the tokens in `valid`, and records every lookup's hashes. */
-function fakeDb(valid: Set<string>) {
+/**
+ * A database that knows the tokens in `valid` (of active sources) and in `disabled`, and records
+ * every lookup's hashes.
+ */
+function fakeDb(valid: Set<string>, disabled = new Set<string>()) {
   const lookups: string[][] = [];
+  const names = (tokens: Set<string>, h: string) => [...tokens].some((t) => hashToken(t) === h);
   const db: Queryable = {
     query: async <T>(_sql: string, params?: readonly unknown[]) => {
       const hashes = (params?.[0] ?? []) as string[];
       lookups.push(hashes);
       const rows = hashes
-        .filter((h) => [...valid].some((t) => hashToken(t) === h))
-        .map((h) => ({ ...SOURCE, token_hash: h }));
+        .filter((h) => names(valid, h) || names(disabled, h))
+        .map((h) => ({ ...SOURCE, token_hash: h, active: names(valid, h) }));
       return { rows: rows as T[], rowCount: rows.length };
     },
   };
@@ -63,6 +67,32 @@ describe('createSourceDirectory', () => {
     expect(await directory.confirm(VALID)).toBeNull();
     expect(await directory.find(VALID)).toBeNull();
     expect(lookups).toHaveLength(2); // the second find was refused from the unknown-token memory
+  });
+
+  it("When a disabled source's token comes, then it is refused and asked about again each time: the agent may enable it", async () => {
+    const valid = new Set<string>();
+    const disabled = new Set([VALID]);
+    const { db, lookups } = fakeDb(valid, disabled);
+    const directory = createSourceDirectory(db);
+    expect(await directory.find(VALID)).toBeNull();
+    expect(directory.recall(VALID)).toBeUndefined();
+    expect(await directory.find(VALID)).toBeNull();
+    disabled.delete(VALID);
+    valid.add(VALID); // enabled again
+    expect(await directory.find(VALID)).toMatchObject({ confirmed: true, source: { source_id: 's' } });
+    expect(lookups).toHaveLength(3);
+  });
+
+  it('When a remembered source is disabled, then memory forgets it without remembering its token as unknown', async () => {
+    const valid = new Set([VALID]);
+    const disabled = new Set<string>();
+    const { db } = fakeDb(valid, disabled);
+    const directory = createSourceDirectory(db);
+    await directory.find(VALID);
+    valid.delete(VALID);
+    disabled.add(VALID);
+    expect(await directory.confirm(VALID)).toBeNull();
+    expect(directory.recall(VALID)).toBeUndefined();
   });
 
   it('When many tokens arrive in one turn of the event loop, then one query looks them all up', async () => {
@@ -204,6 +234,7 @@ describe('authenticate', () => {
           ...raised,
           revision: revision.now,
           token_hash: h,
+          active: true,
         }));
         return { rows: rows as T[], rowCount: rows.length };
       },

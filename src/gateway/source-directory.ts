@@ -1,7 +1,11 @@
 import { LIMITS } from '../config.ts';
 import { gathered } from '../db/gathered.ts';
 import type { Queryable } from '../db/index.ts';
-import { findActiveSourcesByTokenHash, type AuthenticatedSource } from '../sources/source-repository.ts';
+import {
+  findSourcesByTokenHash,
+  type AuthenticatedSource,
+  type TokenOwner,
+} from '../sources/source-repository.ts';
 import { LOOK_UP_EVERY_TOKEN, type TokenChecks } from '../sources/token-checks.ts';
 import { hashToken } from '../sources/tokens.ts';
 import { createUnknownTokens, type UnknownTokens } from './unknown-tokens.ts';
@@ -35,9 +39,10 @@ export function onDatabaseWord<T>(claim: SourceClaim, step: () => Promise<T>): P
 /**
  * Which source a token names, for the gateway. A token seen lately is answered from memory
  * (provisionally: every write checks the token and the source's revision in its own statement, so a
- * revoked token fails on its very next request). Tokens found unknown are refused from memory for a
- * few seconds, and a token that fails the installation's check (`checks`: one the gateway never
- * issued) without a lookup at all. Every other lookup goes to the database with the others made in
+ * revoked token fails on its very next request). Tokens that name no source at all are refused from
+ * memory for a few seconds, and a token that fails the installation's check (`checks`: one the
+ * gateway never issued) without a lookup at all; a disabled source's token is refused only on the
+ * database's word, since the agent may enable it again at any moment. Every other lookup goes to the database with the others made in
  * the same turn of the event loop or while the previous lookup was under way: one query for a burst
  * of requests, and a flood of unknown tokens that pass the check (while sources have tokens from
  * before the checks) costs a query per round trip, not per request.
@@ -47,7 +52,7 @@ export interface SourceDirectory {
   find(token: string): Promise<SourceClaim | null>;
   /**
    * What this process's memory alone says, at once: the source remembered for the token, null
-   * when the token names none for certain (found unknown a moment ago, or failing the check), and
+   * when the token names none for certain (named no source a moment ago, or failing the check), and
    * `undefined` when only the database can tell (`find` asks it).
    */
   recall(token: string): SourceClaim | null | undefined;
@@ -76,12 +81,15 @@ export function createSourceDirectory(
   const confirm = async (token: string): Promise<SourceClaim | null> => {
     const key = token.toLowerCase();
     const tokenHash = hashToken(key);
-    const source = await lookup(tokenHash);
-    if (!source) {
+    const owner = await lookup(tokenHash);
+    if (!owner?.active) {
       known.delete(key);
-      unknown.add(key);
+      // Only a token that names no source can never become valid: a disabled source's token is
+      // asked about again, so the request after the agent enables it lands, in every process.
+      if (!owner) unknown.add(key);
       return null;
     }
+    const { source } = owner;
     if (known.size >= max && !known.has(key)) known.clear();
     known.set(key, { claim: { source, tokenHash, confirmed: false }, until: now() + ttlMs });
     return { source, tokenHash, confirmed: true };
@@ -111,12 +119,12 @@ export function createSourceDirectory(
  * one query in flight, a flood of made-up tokens costs the database a query per round trip however
  * many arrive, and the gateway one write to the database's socket per batch instead of per turn.
  */
-function batchedLookup(db: Queryable): (tokenHash: string) => Promise<AuthenticatedSource | null> {
+function batchedLookup(db: Queryable): (tokenHash: string) => Promise<TokenOwner | null> {
   return gathered(async (hashes: string[]) => {
     const unique = [...new Set(hashes)];
-    const found = new Map<string, AuthenticatedSource>();
+    const found = new Map<string, TokenOwner>();
     for (let i = 0; i < unique.length; i += LIMITS.tokenLookupBatch) {
-      const part = await findActiveSourcesByTokenHash(db, unique.slice(i, i + LIMITS.tokenLookupBatch));
+      const part = await findSourcesByTokenHash(db, unique.slice(i, i + LIMITS.tokenLookupBatch));
       for (const [hash, source] of part) found.set(hash, source);
     }
     return hashes.map((hash) => found.get(hash) ?? null);

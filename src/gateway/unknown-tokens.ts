@@ -1,11 +1,10 @@
 import { LIMITS } from '../config.ts';
 
 /**
- * Tokens this process found unknown a moment ago: a flood of made-up (well-formed) tokens is
- * refused from memory instead of one database query each. Only unknown tokens are remembered —
- * a valid token is looked up on every request, so a disabled or regenerated one is still refused
- * at once. Tokens are random and issued by the server, so one cannot become valid while a sender
- * is already presenting it; the cost of a stale entry is at most LIMITS.unknownTokenCacheMs.
+ * Tokens that named no source a moment ago (made up, or replaced by a regenerated one): a flood of
+ * them is refused from memory instead of one database query each. Tokens are random and issued by
+ * the server, so one that names no source cannot come to name one; a disabled source's token is
+ * never put here (source-directory.ts). The memory is bounded in time and size all the same.
  */
 export interface UnknownTokens {
   has(token: string): boolean;

@@ -49,8 +49,14 @@ const DELIVERY_SOURCE_SELECT = `
                     AND d.kind = 'partner_sync') AS auto_sync_enabled
     FROM sources s JOIN agents a ON a.agent_id = s.agent_id`;
 
-const SOURCES_BY_TOKEN_HASH = `${DELIVERY_SOURCE_SELECT.replace('SELECT', 'SELECT s.token_hash,')}
-  WHERE s.token_hash = ANY($1::text[]) AND s.active`;
+const SOURCES_BY_TOKEN_HASH = `${DELIVERY_SOURCE_SELECT.replace('SELECT', 'SELECT s.token_hash, s.active,')}
+  WHERE s.token_hash = ANY($1::text[])`;
+
+/** A token's source, active or not: a disabled source can be enabled again, a token named by none cannot. */
+export interface TokenOwner {
+  source: AuthenticatedSource;
+  active: boolean;
+}
 
 /** The active source a token names, or null. */
 export async function findActiveSourceByToken(
@@ -58,18 +64,20 @@ export async function findActiveSourceByToken(
   token: string,
 ): Promise<AuthenticatedSource | null> {
   const hash = hashToken(token);
-  return (await findActiveSourcesByTokenHash(db, [hash])).get(hash) ?? null;
+  const owner = (await findSourcesByTokenHash(db, [hash])).get(hash);
+  return owner?.active ? owner.source : null;
 }
 
-/** The active sources some token hashes name, by hash, in one query; a hash not found names none. */
-export async function findActiveSourcesByTokenHash(
+/** The sources some token hashes name, active or not, by hash, in one query; a hash not found names none. */
+export async function findSourcesByTokenHash(
   db: Queryable,
   hashes: readonly string[],
-): Promise<Map<string, AuthenticatedSource>> {
-  const { rows } = await db.query<AuthenticatedSource & { token_hash: string }>(SOURCES_BY_TOKEN_HASH, [
-    hashes,
-  ]);
-  return new Map(rows.map(({ token_hash, ...source }) => [token_hash, source]));
+): Promise<Map<string, TokenOwner>> {
+  const { rows } = await db.query<AuthenticatedSource & { token_hash: string; active: boolean }>(
+    SOURCES_BY_TOKEN_HASH,
+    [hashes],
+  );
+  return new Map(rows.map(({ token_hash, active, ...source }) => [token_hash, { source, active }]));
 }
 
 /** Whether any source, active or not, still has a token issued without a check (before checks were). */
