@@ -381,3 +381,31 @@ describe('consent evidence under its real names', () => {
     });
   });
 });
+
+describe("a vendor's own nested data", () => {
+  it('An unknown nested object is stored exactly as sent, even where its members are named like lead fields', async () => {
+    const vendorMeta = {
+      campaign: { id: 42, tags: ['a', 'b'] },
+      verified: true,
+      email: 'ops@vendor.example',
+    };
+    const stored = await landed(
+      JSON.stringify({ name: 'Nested Meta', email: 'nested.meta@example.com', vendor_meta: vendorMeta }),
+      'application/json',
+    );
+    expect(stored.lead).toMatchObject({ name: 'Nested Meta', email: 'nested.meta@example.com' });
+    expect(stored.lead).not.toHaveProperty('campaign_name');
+    expect(stored.custom_fields).toEqual({ vendor_meta: vendorMeta });
+  });
+
+  it('A "listen" member inside a nested object is data: the lead is created, the member kept', async () => {
+    const res = await post(
+      JSON.stringify({ name: 'Not A Dry Run', foo: { listen: true } }),
+      'application/json',
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ listen: false, message: 'Lead created' });
+    const stored = await readBack(res.json<{ lead_id: string }>().lead_id);
+    expect(stored.custom_fields).toEqual({ foo: { listen: true } });
+  });
+});

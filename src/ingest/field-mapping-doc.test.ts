@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { APPENDED_ALIASES, FALLBACK_ALIASES, FIELD_ALIASES } from './tables/aliases.ts';
+import { FIELD_GROUPS } from './tables/field-groups.ts';
 import * as synonyms from './tables/synonyms.ts';
 
 // docs/field-mapping.md shows the alias and synonym tables to vendors; these tests keep them equal to the data.
@@ -37,6 +38,7 @@ describe('docs/field-mapping.md', () => {
   it.each([
     ['fallback-aliases', FALLBACK_ALIASES],
     ['appended-aliases', APPENDED_ALIASES],
+    ['field-groups', FIELD_GROUPS],
   ])('When the %s data changes, then its documented table matches it', (name, table) => {
     expect(tableAfter(`<!-- ${name}:start -->`)).toEqual(table);
   });

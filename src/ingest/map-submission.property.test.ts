@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FIELD_ALIASES } from './tables/aliases.ts';
 import { readEnvelope } from './envelopes/index.ts';
-import { resolveAppendedField, resolveFieldName } from './field-names.ts';
+import { compactKey, foldKey, resolveAppendedField, resolveFieldName } from './field-names.ts';
+import { FIELD_GROUPS } from './tables/field-groups.ts';
 import { isLeadField, LEAD_FIELDS } from './fields.ts';
 import { mapSubmission } from './map-submission.ts';
 import { normalizeBoolean } from './normalize/boolean.ts';
@@ -158,6 +159,44 @@ describe('mapSubmission properties', () => {
         expect(again.lead).toEqual(first.lead);
         expect(again.custom_fields).toEqual({});
         expect(again.warnings.filter((w) => w.field !== 'age')).toEqual([]);
+      }),
+      RUNS,
+    );
+  });
+
+  it('When an object sits under a key that names no field or group, then custom_fields holds it exactly as sent', () => {
+    const groupNames = Object.values(FIELD_GROUPS).flat();
+    const groups = groupNames.flatMap((g) => [g, g.toUpperCase(), g.replaceAll('_', ' ')]);
+    const nestedKey = fc.oneof(fc.constantFrom(...namedKeys, ...groups), fc.string());
+    const { value: nestedValue } = fc.letrec<{ value: JsonValue }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.array(fc.tuple(nestedKey, tie('value')), { maxLength: 5 }).map((entries) => {
+          const obj: JsonObject = {};
+          for (const [key, v] of entries) defineOwn(obj, key, v);
+          return obj;
+        }),
+      ),
+    }));
+    const unknownKey = fc
+      .oneof(fc.constantFrom('vendor_meta', 'meta', 'tracking', 'extra', 'data'), fc.string({ minLength: 1 }))
+      .filter(
+        (key) =>
+          resolveFieldName(key) === undefined &&
+          resolveAppendedField(key) === undefined &&
+          !groupNames.some((g) => compactKey(foldKey(g)) === compactKey(foldKey(key))),
+      );
+    const objectArb = nestedValue.filter(isJsonObject);
+    fc.assert(
+      fc.property(unknownKey, objectArb, (key, sent) => {
+        const body: JsonObject = { name: 'Ann Lee' };
+        defineOwn(body, key, sent);
+        const { custom_fields } = mapSubmission(body, { now: NOW });
+        expect(Object.hasOwn(custom_fields, key)).toBe(true);
+        // As text: member order kept too, and rebuilt objects' prototypes aside.
+        expect(JSON.stringify(custom_fields[key])).toBe(JSON.stringify(sent));
       }),
       RUNS,
     );

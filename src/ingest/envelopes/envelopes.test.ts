@@ -158,15 +158,69 @@ describe('readEnvelope: generic rules', () => {
     expect(pairs(body).fields).toEqual(expected);
   });
 
-  it('When a member of a person object is itself an object naming no field, then it stays under its parent', () => {
-    const body = { a: { email: 'a@b.co', b: { phone: '1', c: { city: 'X' } } } };
-    expect(pairs(body).fields).toEqual([
-      { key: 'email', value: 'a@b.co' },
-      { key: 'a', value: { b: { phone: '1', c: { city: 'X' } } } },
-    ]);
-    // Lifting stops two levels down: a third-level person object is kept whole.
-    const deep = { x: { name: { name: { first: 'A' } } } };
-    expect(pairs(deep).fields).toEqual([{ key: 'name', value: { first: 'A' } }]);
+  it.each<[string, JsonObject, Array<{ key: string; value: unknown }>]>([
+    [
+      "an object that is no person, name or address group is kept whole, even where its members' names are aliases",
+      { vendor_meta: { campaign: { id: 42, tags: ['a', 'b'] }, verified: true, email: 'x@y.co' } },
+      [
+        {
+          key: 'vendor_meta',
+          value: { campaign: { id: 42, tags: ['a', 'b'] }, verified: true, email: 'x@y.co' },
+        },
+      ],
+    ],
+    [
+      'a group gives up its plain members only: an object or list under a field name stays in it',
+      { applicant: { email: 'a@b.co', phone: ['1', '2'], campaign: { id: 1 } } },
+      [
+        { key: 'email', value: 'a@b.co' },
+        { key: 'applicant', value: { phone: ['1', '2'], campaign: { id: 1 } } },
+      ],
+    ],
+    [
+      'a group inside a group gives up its members; what it keeps stays inside its parent',
+      { applicant: { Name: { first: 'A', middle: 'Q', last: 'B' }, badge: 'x' } },
+      [
+        { key: 'first', value: 'A' },
+        { key: 'last', value: 'B' },
+        { key: 'applicant', value: { Name: { middle: 'Q' }, badge: 'x' } },
+      ],
+    ],
+    [
+      'an object inside a group that is no group stays inside it',
+      { contact: { email: 'a@b.co', b: { phone: '1' } } },
+      [
+        { key: 'email', value: 'a@b.co' },
+        { key: 'contact', value: { b: { phone: '1' } } },
+      ],
+    ],
+    [
+      'a group three levels down is kept whole inside its parents',
+      { lead: { contact: { name: { first: 'A' } }, email: 'a@b.co' } },
+      [
+        { key: 'email', value: 'a@b.co' },
+        { key: 'lead', value: { contact: { name: { first: 'A' } } } },
+      ],
+    ],
+    [
+      'a control member inside a group stays in it: listen and the key are read at the top only',
+      { contact: { listen: true, idempotency_key: 'k', email: 'a@b.co' } },
+      [
+        { key: 'email', value: 'a@b.co' },
+        { key: 'contact', value: { listen: true, idempotency_key: 'k' } },
+      ],
+    ],
+    [
+      'a group named in another spelling is a group',
+      { 'Mailing Address': { City: 'Austin', ZIP: '73301' }, policyHolder: { dob: '1970-01-02' } },
+      [
+        { key: 'City', value: 'Austin' },
+        { key: 'ZIP', value: '73301' },
+        { key: 'dob', value: '1970-01-02' },
+      ],
+    ],
+  ])('When %s', (_label, body, expected) => {
+    expect(pairs(body).fields).toEqual(expected);
   });
 });
 

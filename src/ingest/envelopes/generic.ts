@@ -1,5 +1,6 @@
-import { resolveAppendedField, resolveFieldName } from '../field-names.ts';
-import { isJsonObject, own, type JsonObject, type JsonValue } from '../../json.ts';
+import { compactKey, foldKey, resolveAppendedField, resolveFieldName } from '../field-names.ts';
+import { FIELD_GROUPS } from '../tables/field-groups.ts';
+import { defineOwn, isJsonObject, own, type JsonObject, type JsonValue } from '../../json.ts';
 import { jsonObjectText, textOf } from './read-json.ts';
 import type { FlatField } from './types.ts';
 
@@ -14,13 +15,18 @@ const PAIR_LABELS = new Set<string>([...PAIR_NAMES, 'column_name', 'objectTypeId
 /** The request-level object a sender fills itself: kept whole, never flattened. */
 const KEPT_WHOLE = new Set(['custom_fields']);
 
+/** How deep a group may sit and still give its members to the lead (`applicant: {Name: {first}}`). */
+const GROUP_DEPTH = 2;
+
+const GROUPS = new Set(Object.values(FIELD_GROUPS).flatMap((names) => names.map(compactKey)));
+
 /**
  * The generic rules, for any body: a list of `{name|key|field|column_id|label|title,
  * value|values|string_value|answer}` objects becomes its pairs (HubSpot's `fields`); a one-element
- * list is unwrapped (`"First Name": ["Jane"]`); a nested person or address object (`Name: {first,
- * last}`) gives up the members that name lead fields, the others staying under its key; a JSON
- * object written as text in a field (what a form post carries) is read as members of the body.
- * Every value ends up in a pair: nothing is dropped.
+ * list is unwrapped (`"First Name": ["Jane"]`); a person, name or address group (`Name: {first,
+ * last}`) gives up its plain members that name lead fields, the others staying under its key, and
+ * any other object is kept whole; a JSON object written as text in a field (what a form post
+ * carries) is read as members of the body. Every value ends up in a pair: nothing is dropped.
  */
 export function flattenGeneric(body: JsonObject, depth = 0): FlatField[] {
   const out: FlatField[] = [];
@@ -43,8 +49,12 @@ export function flattenEntry(key: string, value: JsonValue, out: FlatField[], de
     return;
   }
   if (isJsonObject(value)) {
-    if (depth < 2 && liftMembers(key, value, out, depth)) return;
-    out.push({ key, value });
+    const group = liftGroup(key, value, depth);
+    if (!group) out.push({ key, value });
+    else {
+      out.push(...group.lifted);
+      if (Object.keys(group.kept).length > 0) out.push({ key, value: group.kept });
+    }
     return;
   }
   const embedded = depth < 1 ? jsonObjectText(value) : undefined;
@@ -85,22 +95,44 @@ function unwrapAny(list: JsonValue[]): JsonValue {
 }
 
 /**
- * A nested object that names lead fields (`Name: {first, last}`, `Address: {city, zip}`, `contact:
- * {email}`): those members become pairs of their own; what is left stays under the object's key.
- * False when no member names a field (the object is kept whole).
+ * A person, name or address group (its key is in tables/field-groups.ts) gives the lead its members
+ * that name a lead field and hold a plain value, and those of a group inside it; what is left stays
+ * under its key, as sent. Undefined when the object is no group or gives nothing: kept whole.
  */
-function liftMembers(key: string, obj: JsonObject, out: FlatField[], depth: number): boolean {
-  const members = Object.keys(obj);
-  const lifted = members.filter((member) => namesField(member));
-  if (lifted.length === 0) return false;
+function liftGroup(
+  key: string,
+  obj: JsonObject,
+  depth: number,
+): { lifted: FlatField[]; kept: JsonObject } | undefined {
+  if (depth >= GROUP_DEPTH || !GROUPS.has(compactKey(foldKey(key)))) return undefined;
+  const lifted: FlatField[] = [];
   const kept: JsonObject = {};
-  for (const member of members) {
+  for (const member of Object.keys(obj)) {
     const value = obj[member] as JsonValue;
-    if (lifted.includes(member)) flattenEntry(member, value, out, depth + 1);
-    else Object.defineProperty(kept, member, { value, enumerable: true, writable: true, configurable: true });
+    const inner = isJsonObject(value) ? liftGroup(member, value, depth + 1) : undefined;
+    if (inner) {
+      lifted.push(...inner.lifted);
+      if (Object.keys(inner.kept).length > 0) defineOwn(kept, member, inner.kept);
+    } else if (isPlain(value) && namesLeadField(member)) lifted.push({ key: member, value });
+    else defineOwn(kept, member, value);
   }
-  if (Object.keys(kept).length > 0) out.push({ key, value: kept });
-  return true;
+  return lifted.length > 0 ? { lifted, kept } : undefined;
+}
+
+function isPlain(value: JsonValue): boolean {
+  return value === null || typeof value !== 'object';
+}
+
+/** A lead field, not a control one: `listen` or a key inside a group never steers the submission. */
+function namesLeadField(key: string): boolean {
+  const target = resolveFieldName(key)?.target;
+  return (
+    (target !== undefined &&
+      target !== 'custom_fields' &&
+      target !== 'listen' &&
+      target !== 'idempotency_key') ||
+    resolveAppendedField(key) !== undefined
+  );
 }
 
 function namesField(key: string): boolean {
