@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/program.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 
 let t: TestApp;
@@ -388,6 +389,22 @@ describe('automations', () => {
     ).toEqual([{ sms_template: 'Hi {first_name}, {agent_name} here.' }]);
     const reset = await leadgate(['sms-template', '--agent', s.agent_id, '--reset', '--json']);
     expect(JSON.parse(reset.out).sms_template).toBeNull();
+  });
+});
+
+describe('dial-queue', () => {
+  it('when call tasks were made in one dispatcher round, then `dial-queue` lists them in the order their leads were delivered', async () => {
+    const s = await seedSource(t.db, 'CLI Dialer');
+    const names = Array.from({ length: 6 }, (_, i) => `Cli Caller ${i + 1}`);
+    for (const [i, name] of names.entries()) {
+      await deliver(t.app, s.token, { name, phone: `41555501${10 + i}` });
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    await testDispatcher(t.db).runOnce();
+    const listed = JSON.parse((await leadgate(['dial-queue', '--agent', s.agent_id, '--json'])).out) as {
+      tasks: Array<{ name: string }>;
+    };
+    expect(listed.tasks.map((task) => task.name)).toEqual(names);
   });
 });
 

@@ -590,3 +590,25 @@ describe('values the database cannot hold', () => {
     }
   });
 });
+
+describe('the dial queue, oldest first', () => {
+  it('When leads delivered moments apart get their call tasks in one dispatcher round, then the API and the console list them in the order they were delivered', async () => {
+    const quinn = await agentWithLogin('Quinn');
+    const names = Array.from({ length: 8 }, (_, i) => `Queued Prospect ${i + 1}`);
+    for (const [i, name] of names.entries()) {
+      expect((await deliver(t.app, quinn.token, { name, phone: `31255501${10 + i}` })).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 15));
+    }
+    await testDispatcher(t.db).runOnce(); // one round: every task made at the same moment
+    const api = (await adminInject(t.app, 'GET', `/agents/${quinn.agent_id}/dial-queue`)).json<{
+      tasks: Array<{ name: string }>;
+    }>();
+    expect(api.tasks.map((task) => task.name)).toEqual(names);
+    const b = new Browser();
+    await b.login(quinn.email, PASSWORD);
+    const page = (await b.get('/console/dial-queue')).body;
+    const shown = names.map((name) => page.indexOf(name));
+    expect(shown.every((at) => at >= 0)).toBe(true);
+    expect(shown).toEqual([...shown].sort((x, y) => x - y));
+  });
+});

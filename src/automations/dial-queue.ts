@@ -41,7 +41,10 @@ export interface CallTask {
   calling_hours_open: boolean;
 }
 
-/** The agent's open call tasks, oldest first, each with the prospect's local time. */
+/**
+ * The agent's open call tasks, the lead that has waited longest first: by the lead's delivery time,
+ * not the task's, since one dispatcher round makes the tasks of many deliveries at one moment.
+ */
 export async function listCallTasks(
   db: Queryable,
   agent: { agent_id: string; timezone: string },
@@ -60,7 +63,7 @@ export async function listCallTasks(
     `SELECT t.task_id, t.lead_id, t.status, t.created_at, l.name, l.phone, l.fields
        FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
       WHERE t.agent_id = $1 AND t.status = 'open' AND (t.not_before IS NULL OR t.not_before <= $3)
-      ORDER BY t.created_at, t.task_id LIMIT $2`,
+      ORDER BY l.created_at, l.lead_id LIMIT $2`,
     [agent.agent_id, limit, now.toISOString()],
   );
   return rows.map((r) => {
