@@ -69,12 +69,12 @@ describe('every common lead format lands', () => {
         date_of_birth: '1958-04-22',
         age: expect.any(Number),
         smoker: false,
+        coverage_amount: '$15,000',
         leadgen_id: '1203948576012345',
         ad_id: '23851234567890123',
         campaign_name: 'FE Texas February',
       },
       custom_fields: {
-        'what_coverage_amount_are_you_looking_for?': '$15,000',
         created_time: '2027-02-11T17:04:12+0000',
         ad_name: 'Final expense – TX – carousel',
         adset_id: '23851234567890456',
@@ -162,6 +162,33 @@ describe('every common lead format lands', () => {
         event_type: 'form_response',
       },
     });
+  });
+
+  it('Typeform: questions in the form owner’s own words fill the fields they ask for; a question about someone else stays a custom field', async () => {
+    const questions: Array<[string, string, string]> = [
+      ['q1', 'What is your first name?', 'David'],
+      ['q2', 'And your last name?', 'Okoro'],
+      ['q3', 'Best phone to reach you?', '(713) 555-0142'],
+      ['q4', 'Zip code where you live', '77002'],
+      ['q5', 'Who referred you by name?', 'Maria Lopez'],
+    ];
+    const body = {
+      event_type: 'form_response',
+      form_response: {
+        form_id: 'own-words',
+        definition: { fields: questions.map(([id, title]) => ({ id, title, type: 'short_text' })) },
+        answers: questions.map(([id, , text]) => ({ type: 'text', text, field: { id, type: 'short_text' } })),
+      },
+    };
+    const stored = await landed(JSON.stringify(body), 'application/json');
+    expect(stored.lead).toMatchObject({
+      name: 'David Okoro',
+      first_name: 'David',
+      last_name: 'Okoro',
+      phone: '7135550142',
+      zipcode: '77002',
+    });
+    expect(stored.custom_fields).toMatchObject({ 'Who referred you by name?': 'Maria Lopez' });
   });
 
   it('Unbounce with a JSON content type: one-element lists are unwrapped', async () => {

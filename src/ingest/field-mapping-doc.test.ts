@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { APPENDED_ALIASES, FALLBACK_ALIASES, FIELD_ALIASES } from './tables/aliases.ts';
 import { FIELD_GROUPS } from './tables/field-groups.ts';
+import { QUESTION_LEAD_INS, QUESTION_PHRASES, QUESTION_TAILS } from './tables/questions.ts';
 import * as synonyms from './tables/synonyms.ts';
 
 // docs/field-mapping.md shows the alias and synonym tables to vendors; these tests keep them equal to the data.
@@ -39,6 +40,8 @@ describe('docs/field-mapping.md', () => {
     ['fallback-aliases', FALLBACK_ALIASES],
     ['appended-aliases', APPENDED_ALIASES],
     ['field-groups', FIELD_GROUPS],
+    ['question-words', { lead_ins: QUESTION_LEAD_INS, tails: QUESTION_TAILS }],
+    ['question-phrases', QUESTION_PHRASES],
   ])('When the %s data changes, then its documented table matches it', (name, table) => {
     expect(tableAfter(`<!-- ${name}:start -->`)).toEqual(table);
   });

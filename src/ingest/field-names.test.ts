@@ -165,3 +165,58 @@ describe('resolveFieldName: remembered names', () => {
     for (let i = 0; i < 3; i++) expect(resolveFieldName(key)).toEqual(answer);
   });
 });
+
+describe('resolveFieldName: a field named inside a question', () => {
+  // Labels as form builders' users write them (Typeform titles, Google Ads custom questions,
+  // Jotform and Formstack labels), and questions about something else that must stay unknown.
+  it.each<[string, string | undefined]>([
+    ['What is your first name?', 'first_name'],
+    ['And your last name?', 'last_name'],
+    ['Your last name', 'last_name'],
+    ['Surname please', 'last_name'],
+    ['What’s your first name?', 'first_name'],
+    ['First name only', 'first_name'],
+    ['What is your full name?', 'name'],
+    ['Full name (first and last)', 'name'],
+    ['First and last name', 'name'],
+    ['Your full legal name', 'name'],
+    ['Can you tell us your name?', 'name'],
+    ['Best phone to reach you?', 'phone'],
+    ["What's the best phone number to reach you at?", 'phone'],
+    ['Best number to reach you', 'phone'],
+    ['Phone (mobile preferred)', 'phone'],
+    ['Please enter your phone number', 'phone'],
+    ['Your cell phone number', 'phone'],
+    ['Your email address please', 'email'],
+    ['And your best email?', 'email'],
+    ['Zip code where you live', 'zipcode'],
+    ['What is your ZIP code?', 'zipcode'],
+    ['Home ZIP code', 'zipcode'],
+    ['What state do you live in?', 'state'],
+    ['Which state are you in?', 'state'],
+    ['State of residence', 'state'],
+    ['What is your date of birth?', 'date_of_birth'],
+    ['Date of birth (MM/DD/YYYY)', 'date_of_birth'],
+    ['When were you born?', 'date_of_birth'],
+    ['How old are you?', 'age'],
+    ['Your current age', 'age'],
+    ['How much coverage are you looking for?', 'coverage_amount'],
+    ['How much coverage do you need?', 'coverage_amount'],
+    ['Desired coverage amount', 'coverage_amount'],
+    ['Are you a smoker?', 'smoker'],
+    ["What's your budget?", 'monthly_budget'],
+    // About someone or something else: no field of the prospect's.
+    ['Who referred you by name?', undefined],
+    ['What is your spouse’s name?', undefined],
+    ['Name of your beneficiary’s guardian', undefined],
+    ["What is your agent's phone number?", undefined],
+    ['What is the best time to call?', undefined],
+    ['Can we text you?', undefined],
+    ['How did you hear about us?', undefined],
+    ['Are you the policy holder?', undefined],
+    ['What number of dependents do you have?', undefined],
+    ['Your', undefined],
+  ])('When the label is %j, then it names %s', (label, field) => {
+    expect(resolveFieldName(label)?.target).toBe(field);
+  });
+});

@@ -1,4 +1,5 @@
 import { APPENDED_ALIASES, FALLBACK_ALIASES, FIELD_ALIASES } from './tables/aliases.ts';
+import { QUESTION_LEAD_INS, QUESTION_PHRASES, QUESTION_TAILS } from './tables/questions.ts';
 import { CONTROL_FIELDS, LEAD_FIELDS } from './fields.ts';
 import type { LeadFieldName } from './fields.ts';
 
@@ -126,16 +127,42 @@ function resolveUncached(key: string): ResolvedName | undefined {
   return resolveQuestion(folded);
 }
 
-// `What is your full name?`, `Your email`, `Please enter your phone number`: form builders label
-// fields with the question asked. The words before `your` are dropped and the rest resolved.
-const QUESTION = /^(?:(?:what|whats|what_s)_(?:is_|are_)?|(?:please_)?(?:enter|provide|type)_)?your_(.+)$/;
+const LEAD_INS = new Set(QUESTION_LEAD_INS);
+// Longest first: `do_you_live_in` before `you_live_in`.
+const TAILS = QUESTION_TAILS.map((tail) => `_${tail}`).sort((a, b) => b.length - a.length);
+const PHRASES = new Map<string, TargetName>(
+  Object.entries(QUESTION_PHRASES).flatMap(([field, names]) =>
+    names.map((name) => [name, field as LeadFieldName] as const),
+  ),
+);
 
+/**
+ * A field named inside a question (`And your last name?`, `Surname please`, `Best phone to reach
+ * you?`): the lead-in words dropped from the front, tails from the end, and what is left must be a
+ * field's whole name. A question about something else keeps words that name no field (`Who
+ * referred you by name?`). The words: tables/questions.ts.
+ */
 function resolveQuestion(folded: string): ResolvedName | undefined {
-  const asked = QUESTION.exec(folded)?.[1];
-  if (asked === undefined) return undefined;
-  const resolved =
-    INDEX.targets.get(asked) ?? INDEX.aliases.get(asked) ?? INDEX.compact.get(compactKey(asked))?.target;
-  return resolved ? { target: resolved, rank: 2 } : undefined;
+  const words = folded.split('_');
+  let start = 0;
+  while (start < words.length - 1 && LEAD_INS.has(words[start] ?? '')) start++;
+  let asked = words.slice(start).join('_');
+  for (;;) {
+    const target = phraseTarget(asked);
+    if (target) return { target, rank: 2 };
+    const tail = TAILS.find((t) => asked.endsWith(t) && asked.length > t.length);
+    if (tail === undefined) return undefined;
+    asked = asked.slice(0, -tail.length);
+  }
+}
+
+function phraseTarget(asked: string): TargetName | undefined {
+  return (
+    PHRASES.get(asked) ??
+    INDEX.targets.get(asked) ??
+    INDEX.aliases.get(asked) ??
+    INDEX.compact.get(compactKey(asked))?.target
+  );
 }
 
 const APPENDED = new Map(
