@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,12 +10,22 @@ import { testDispatcher } from './support/automations.ts';
 /**
  * The console in a real browser: Debian's Chromium driven by playwright-core, never a browser
  * download. Skipped (with a note) where /usr/bin/chromium is missing, unless LEADGATE_BROWSER_TESTS
- * is `required`, as in CI (.ci/run installs the package). Each page's screenshot goes to
- * docs/screenshots/, which the README shows.
+ * is `required`, as in CI (.ci/run installs the package). Each page's screenshot goes to the
+ * git-ignored .test-data/screenshots/, so a test run leaves the checkout as it found it; with
+ * UPDATE_SCREENSHOTS=1 (`npm run screenshots`) they replace the README's, in docs/screenshots/.
  */
 if (!browserAvailable) process.stderr.write(`console browser tests skipped: no ${CHROMIUM}\n`);
 
-const SHOTS = join(import.meta.dirname, '..', 'docs', 'screenshots');
+const ROOT = join(import.meta.dirname, '..');
+const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(ROOT, 'docs', 'screenshots')
+    : join(ROOT, '.test-data', 'screenshots');
+/** What git says of the checkout (tracked changes and untracked files), or null outside a git checkout. */
+const gitStatus = () =>
+  existsSync(join(ROOT, '.git'))
+    ? execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' })
+    : null;
 const PASSWORD = 'correct horse battery staple';
 
 let t: TestApp;
@@ -22,6 +33,7 @@ let base: string;
 let browser: Browser;
 let page: Page;
 let agent: { agent_id: string; email: string; token: string; source_id: string };
+let statusBefore: string | null;
 
 async function makeAgent(name: string, timezone: string) {
   const email = `${name.toLowerCase().replace(/\W/g, '')}@example.com`;
@@ -53,6 +65,7 @@ async function shot(name: string) {
 
 describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
   beforeAll(async () => {
+    statusBefore = gitStatus();
     mkdirSync(SHOTS, { recursive: true });
     t = await createTestApp();
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -215,4 +228,12 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await page.goto(`${base}/console/leads`);
     expect(page.url()).toContain('/console/login');
   });
+
+  it.skipIf(process.env.UPDATE_SCREENSHOTS === '1')(
+    'When the browser tests have run, then the checkout is as they found it: no tracked file rewritten, no new file',
+    () => {
+      expect(existsSync(join(SHOTS, 'leads.png'))).toBe(true);
+      expect(gitStatus()).toBe(statusBefore);
+    },
+  );
 });
