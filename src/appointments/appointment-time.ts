@@ -26,13 +26,31 @@ export function resolveAppointmentTime(
   }
   if (pair === null) return null;
   const placed = placeWallTime(pair.wall, tz.zone, 'appointment_time', issues);
-  if (placed === null) rejectPair(pair, issues, `cannot be placed in ${tz.zone}`);
-  return placed === null ? null : toIso(placed);
+  if (placed === null) rejectPair(pair, issues, 'INVALID_TIME', `cannot be placed in ${tz.zone}`);
+  else if (!isStorable(placed)) rejectPair(pair, issues, 'DATETIME_OUT_OF_RANGE', OUT_OF_RANGE);
+  return placed === null || !isStorable(placed) ? null : toIso(placed);
+}
+
+/**
+ * The instants an appointment may be booked at: what the database stores and gives back as an
+ * ISO-8601 date-time with a four-digit year (0001-01-01 to 9999-12-31, UTC). Outside it the value
+ * is kept raw with a warning, like any other value that cannot be used.
+ */
+const FIRST_STORABLE = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_STORABLE = Date.parse('9999-12-31T23:59:59.999Z');
+const OUT_OF_RANGE = 'is outside the years 0001 to 9999 (UTC) an appointment can be stored in';
+
+function isStorable(utcMillis: number): boolean {
+  return utcMillis >= FIRST_STORABLE && utcMillis <= LAST_STORABLE;
 }
 
 function readScheduledAt(raw: string, explicitZone: string | null, issues: FieldIssues): number | null {
   const parsed = parseScheduledAt(raw);
-  if (parsed.kind === 'instant') return parsed.utcMillis;
+  const outOfRange = () => {
+    issues.reject('scheduled_at', raw, 'DATETIME_OUT_OF_RANGE', `scheduled_at "${raw}" ${OUT_OF_RANGE}.`);
+    return null;
+  };
+  if (parsed.kind === 'instant') return isStorable(parsed.utcMillis) ? parsed.utcMillis : outOfRange();
   if (parsed.kind === 'local') {
     // Without an offset only the sender's own zone is trusted, else UTC (docs/decisions.md).
     const reading =
@@ -45,7 +63,7 @@ function readScheduledAt(raw: string, explicitZone: string | null, issues: Field
       `scheduled_at "${raw}" has no UTC offset; ${reading}.`,
     );
     const placed = placeWallTime(parsed.wall, explicitZone ?? 'UTC', 'scheduled_at', issues);
-    if (placed !== null) return placed;
+    if (placed !== null) return isStorable(placed) ? placed : outOfRange();
   }
   issues.reject(
     'scheduled_at',
@@ -93,9 +111,9 @@ function readDateAndTime(lead: LeadFields, issues: FieldIssues): DateAndTime | n
   return null;
 }
 
-function rejectPair(pair: DateAndTime, issues: FieldIssues, why: string): void {
+function rejectPair(pair: DateAndTime, issues: FieldIssues, code: string, why: string): void {
   issues.keepRaw('appointment_date', pair.date);
-  issues.reject('appointment_time', pair.time, 'INVALID_TIME', `${pair.date} ${pair.time} ${why}.`);
+  issues.reject('appointment_time', pair.time, code, `${pair.date} ${pair.time} ${why}.`);
 }
 
 /** Places a wall-clock time in a zone, saying so when DST moved or chose it. */
