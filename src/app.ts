@@ -4,12 +4,12 @@ import type { AdminDeps } from './admin/deps.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { registerInboundSms } from './automations/inbound-sms-route.ts';
 import { queueStats } from './automations/queue-stats.ts';
-import type { AutomationConfig } from './config.ts';
+import { LIMITS, type AutomationConfig } from './config.ts';
 import { registerConsole } from './console/routes.ts';
 import { sessionSecret } from './console/session.ts';
 import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
 import { installAvailability, type Lifecycle } from './http/availability.ts';
-import { answerUnreadableUrl, installErrorHandling } from './http/error-handler.ts';
+import { answerClientError, answerUnreadableUrl, installErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
 import { logRequests, loggerOptions } from './http/logging.ts';
 import { registerMetrics } from './http/metrics-route.ts';
@@ -32,10 +32,13 @@ export interface AppDeps extends GatewayDeps, AdminDeps {
   trustProxy?: boolean | string;
   /** Signs the console's cookies (`SESSION_SECRET`); absent: the one kept in the database. */
   sessionSecret?: string;
+  /** Overrides LIMITS.requestTimeoutMs (tests of a stalled client). */
+  requestTimeoutMs?: number;
 }
 
 /** Builds the HTTP app without listening: the server and the tests both use it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const requestTimeout = deps.requestTimeoutMs ?? LIMITS.requestTimeoutMs;
   const app = Fastify({
     logger: loggerOptions(deps.logLevel ?? 'info', deps.logStream),
     genReqId: (req) => {
@@ -50,6 +53,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // could send one, and the console's login throttle counts by client address.
     trustProxy: deps.trustProxy ?? false,
     frameworkErrors: answerUnreadableUrl,
+    clientErrorHandler: answerClientError,
+    requestTimeout,
+    // Node's server takes the request timeout from its constructor's options (set only afterwards,
+    // as Fastify does, a stalled body is never timed out), and checks every 30 s by default.
+    http: { requestTimeout, connectionsCheckingInterval: Math.min(1_000, requestTimeout / 2) },
   });
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);

@@ -8,6 +8,11 @@ import { parseIntoClientConfig } from 'pg-connection-string';
 export const LIMITS = {
   /** Largest delivery body, inclusive (256 KiB). */
   maxBodyBytes: 262_144,
+  /**
+   * How long any request may take to arrive whole, headers and body: a client that stalls is
+   * answered 408 and its connection closed, so stalled uploads cannot hold connections forever.
+   */
+  requestTimeoutMs: 30_000,
   /** Deepest bracket nesting of a delivery body (JSON, XML elements, form fields holding JSON). */
   maxJsonDepth: 32,
   /** Most members (object keys, list items, XML elements, form fields) in one delivery body. */

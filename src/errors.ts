@@ -10,6 +10,8 @@ export const ERRORS = {
   INVALID_IDEMPOTENCY_KEY: { status: 400, error: 'Invalid idempotency key' },
   INVALID_SIGNATURE: { status: 401, error: 'Invalid webhook signature' },
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method not allowed' },
+  REQUEST_TIMEOUT: { status: 408, error: 'The request did not arrive in time' },
+  HEADERS_TOO_LARGE: { status: 431, error: 'Request headers too large' },
   PAYLOAD_TOO_LARGE: { status: 413, error: 'Payload too large' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,

@@ -266,7 +266,18 @@ describe('GET /v1/openapi.json', () => {
         'text/plain',
       ]);
       const responses = obj(op.responses, 'responses');
-      expect(Object.keys(responses)).toEqual(['200', '400', '401', '405', '413', '422', '429', '500', '503']);
+      expect(Object.keys(responses)).toEqual([
+        '200',
+        '400',
+        '401',
+        '405',
+        '408',
+        '413',
+        '422',
+        '429',
+        '500',
+        '503',
+      ]);
       expect(deref(responses['405']).headers).toHaveProperty('Allow');
       expect(deref(responses['429']).headers).toHaveProperty('Retry-After');
       const examples = (status: string) =>

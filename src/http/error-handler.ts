@@ -1,7 +1,8 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../config.ts';
 import { isRefusedValue, isTransientDbError } from '../db/database.ts';
-import { AppError, appError, unavailableError } from '../errors.ts';
+import { AppError, appError, errorBody, ERRORS, unavailableError, type ErrorCode } from '../errors.ts';
 import { noteForLog } from './logging.ts';
 
 /**
@@ -37,6 +38,29 @@ export function answerUnreadableUrl(
 ): FastifyReply {
   const err = appError('NOT_FOUND');
   return reply.code(err.status).send(err.toBody());
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any route runs (a request
+ * that did not arrive in time, oversized headers, bytes that are no HTTP), in the one error shape.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const code: ErrorCode =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 'REQUEST_TIMEOUT'
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? 'HEADERS_TOO_LARGE'
+        : 'VALIDATION_ERROR';
+  const body = JSON.stringify(errorBody(code));
+  const { status } = ERRORS[code];
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${ERRORS[code].error}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 export function toAppError(err: FastifyError | Error): AppError {

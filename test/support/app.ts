@@ -28,6 +28,7 @@ export async function createTestApp(
     allowPrivateDestinations?: boolean;
     sms?: AppDeps['sms'];
     trustProxy?: AppDeps['trustProxy'];
+    requestTimeoutMs?: number;
     /** `debug` unless a test is about another level. */
     logLevel?: string;
     /**
@@ -60,6 +61,7 @@ export async function createTestApp(
     allowPrivateDestinations: opts.allowPrivateDestinations ?? true,
     ...(opts.sms ? { sms: opts.sms } : {}),
     ...(opts.trustProxy !== undefined ? { trustProxy: opts.trustProxy } : {}),
+    ...(opts.requestTimeoutMs !== undefined ? { requestTimeoutMs: opts.requestTimeoutMs } : {}),
   });
   await app.ready();
   const stopUpkeep = opts.upkeep ? await maintainTables(db, app.log) : () => undefined;
