@@ -376,6 +376,8 @@ describe('webhooks: destinations on private networks', () => {
     'http://10.1.2.3/x',
     'http://169.254.169.254/latest',
     'http://[::1]/x',
+    'http://[::127.0.0.1]:9/x',
+    'http://[::a9fe:a9fe]/latest',
     'http://localhost/x',
     'ftp://example.com/x',
   ])(

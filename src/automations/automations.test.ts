@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
-import { checkDestinationUrl, publicOnlyLookup } from './destination-address.ts';
+import { checkDestinationUrl, isPublicAddress, publicOnlyLookup } from './destination-address.ts';
 import { optOutWord } from './opt-out.ts';
 import { sha256, webhookBody } from './payloads.ts';
 import { nextDelay } from './retry-schedule.ts';
@@ -299,6 +299,57 @@ describe('checkDestinationUrl', () => {
   ])('When the destination is %s, then it may be called: %s', async (url, ok) => {
     expect((await checkDestinationUrl(url, false)).ok).toBe(ok);
   });
+  it.each([
+    // IPv4-compatible IPv6 (::/96): 127.0.0.1, 169.254.169.254 (cloud metadata), 10.0.0.1.
+    ['::127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::a9fe:a9fe', false],
+    ['::a00:1', false],
+    ['::8.8.8.8', false],
+    // IPv4-mapped, NAT64, 6to4 and Teredo: other ways to an IPv4 host.
+    ['::ffff:127.0.0.1', false],
+    ['::ffff:7f00:1', false],
+    ['::ffff:8.8.8.8', true],
+    ['64:ff9b::a00:1', false],
+    ['64:ff9b:1::a00:1', false],
+    ['2002:a00:1::1', false],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false],
+    // Local and special-purpose IPv6.
+    ['::', false],
+    ['::1', false],
+    ['fe80::1', false],
+    ['fe80::1%eth0', false],
+    ['fc00::1', false],
+    ['fd12:3456::1', false],
+    ['ff02::1', false],
+    ['100::1', false],
+    ['2001:db8::1', false],
+    ['2001:10::1', false],
+    ['4000::1', false],
+    // Special-purpose IPv4.
+    ['0.0.0.0', false],
+    ['255.255.255.255', false],
+    ['224.0.0.1', false],
+    ['192.0.0.8', false],
+    ['198.18.0.1', false],
+    ['240.0.0.1', false],
+    // Public.
+    ['8.8.8.8', true],
+    ['2001:4860:4860::8888', true],
+    ['2606:4700::1111', true],
+    ['not an address', false],
+  ])('When the address is %s, then it is public: %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+  it.each(['::127.0.0.1', '::7f00:1', '::a9fe:a9fe', '::a00:1'])(
+    'When a destination is http://[%s]:8080/x, then it is refused at add time and before a delivery',
+    async (address) => {
+      expect((await checkDestinationUrl(`http://[${address}]:8080/x`, false)).ok).toBe(false);
+      expect((await checkDestinationUrl(`http://[${address}]:8080/x`, false, { resolve: false })).ok).toBe(
+        false,
+      );
+    },
+  );
   it('When private destinations are allowed, then a loopback address is accepted', async () => {
     expect(await checkDestinationUrl('http://127.0.0.1:9/x', true)).toEqual({ ok: true });
   });

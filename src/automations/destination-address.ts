@@ -35,7 +35,7 @@ export async function checkDestinationUrl(
   } catch {
     return { ok: false, reason: `the host ${host} does not resolve` };
   }
-  const blocked = addresses.find((address) => !isPublic(address));
+  const blocked = addresses.find((address) => !isPublicAddress(address));
   return blocked ? { ok: false, reason: nonPublic(blocked) } : { ok: true };
 }
 
@@ -50,7 +50,7 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
       callback(err, '');
       return;
     }
-    const blocked = addresses.find((a) => !isPublic(a.address));
+    const blocked = addresses.find((a) => !isPublicAddress(a.address));
     const first = addresses[0];
     if (blocked || !first) {
       callback(Object.assign(new Error(nonPublic(blocked?.address ?? 'none')), { code: 'ENONPUBLIC' }), '');
@@ -63,10 +63,30 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
 
 const nonPublic = (address: string) => `the host resolves to a non-public address (${address})`;
 
-function isPublic(address: string): boolean {
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+/** IPv6's global unicast block: every other IPv6 address is special-purpose or unassigned. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/**
+ * Whether an address is public: IPv4 in no special range (after unwrapping an IPv4-mapped IPv6
+ * one), or IPv6 in 2000::/3 in no special range (6to4, Teredo, NAT64, documentation …). So the
+ * forms that reach IPv4 hosts another way (`::127.0.0.1`, `::7f00:1`, `64:ff9b::a00:1`,
+ * `2002:a00:1::`) and everything local (loopback, private, link-local, unique-local) are not.
+ * The one classifier for a destination added and for the address a connection is made to.
+ */
+export function isPublicAddress(address: string): boolean {
+  // In hexadecimal first, as a URL or a connection has it: ipaddr.js reads `::8.8.8.8` (IPv4-
+  // compatible) as if it were `::ffff:8.8.8.8` (IPv4-mapped).
+  const text = address.includes('.') && address.includes(':') ? hexIPv6(address) : address;
+  if (!ipaddr.isValid(text)) return false;
+  const parsed = ipaddr.process(text);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  return parsed.range() === 'unicast' && parsed.match(GLOBAL_UNICAST);
+}
+
+function hexIPv6(address: string): string {
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return address;
   }
-  return parsed.range() === 'unicast';
 }
