@@ -144,6 +144,80 @@ describe('console sessions', () => {
     expect(sources.body).not.toContain('Forged source');
   });
 
+  it('When a CSRF token and cookie from an anonymous login page, or from another session, are sent with an agent’s session, then the post is refused 403', async () => {
+    const victim = new Browser();
+    await victim.login(alice.email, PASSWORD);
+    const session = victim.cookies.get('leadgate_session') ?? '';
+    const forge = async (from: Browser, page: string) => {
+      const token = await from.csrf(page);
+      return t.app.inject({
+        method: 'POST',
+        url: '/console/sources',
+        headers: {
+          cookie: `leadgate_session=${session}; leadgate_csrf=${from.cookies.get('leadgate_csrf') ?? ''}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams({ _csrf: token, name: 'Forged by a stranger' }).toString(),
+      });
+    };
+    expect((await forge(new Browser(), '/console/login')).statusCode).toBe(403);
+    const otherSession = new Browser();
+    await otherSession.login(alice.email, PASSWORD); // the same agent, another session
+    expect((await forge(otherSession, '/console/sources')).statusCode).toBe(403);
+    const own = await victim.post('/console/sources', {
+      _csrf: await victim.csrf('/console/sources'),
+      name: 'Made by the agent',
+    });
+    expect(own.statusCode).toBe(200); // the new source's page, its token shown once
+    const names = (await adminInject(t.app, 'GET', `/agents/${alice.agent_id}/sources`)).body;
+    expect(names).not.toContain('Forged by a stranger');
+    expect(names).toContain('Made by the agent');
+  });
+
+  it('When the server is served over HTTPS, then both cookies are __Host- cookies: Secure, for the whole host', async () => {
+    // Behind the TLS-terminating proxy the operator trusts, as such a server runs.
+    const secure = await createTestApp({
+      testDb: t.testDb,
+      publicBaseUrl: 'https://leads.example.com/v1',
+      trustProxy: true,
+    });
+    const tls = { 'x-forwarded-proto': 'https' };
+    try {
+      const form = await secure.app.inject({ method: 'GET', url: '/console/login', headers: tls });
+      const csrfCookie = [form.headers['set-cookie']]
+        .flat()
+        .find((c) => c?.startsWith('__Host-leadgate_csrf='));
+      expect(csrfCookie).toMatch(/; Path=\/(;|$)/);
+      expect(csrfCookie).toMatch(/; Secure/i);
+      const token = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
+      const login = await secure.app.inject({
+        method: 'POST',
+        url: '/console/login',
+        headers: {
+          ...tls,
+          cookie: (csrfCookie ?? '').split(';')[0] ?? '',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams({ _csrf: token, email: alice.email, password: PASSWORD }).toString(),
+      });
+      expect(login.statusCode).toBe(303);
+      const session = [login.headers['set-cookie']]
+        .flat()
+        .find((c) => c?.startsWith('__Host-leadgate_session='));
+      expect(session).toMatch(/; Path=\/(;|$)/);
+      expect(session).toMatch(/; Secure/i);
+      expect(session).toMatch(/HttpOnly/i);
+      const leads = await secure.app.inject({
+        method: 'GET',
+        url: '/console/leads',
+        headers: { ...tls, cookie: (session ?? '').split(';')[0] ?? '' },
+      });
+      expect(leads.statusCode).toBe(200);
+    } finally {
+      await secure.close();
+    }
+  });
+
   it('When the agent logs out, then the same cookie no longer opens anything', async () => {
     const b = new Browser();
     await b.login(alice.email, PASSWORD);

@@ -3,6 +3,7 @@ import { getAgent, type AgentRow } from '../admin/agent-repository.ts';
 import type { Html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { page } from './layout.ts';
+import { csrfTokenFor } from './session.ts';
 
 export interface SignedIn {
   agent: AgentRow;
@@ -21,7 +22,7 @@ export async function signedIn(deps: ConsoleDeps, request: FastifyRequest): Prom
 
 /** Sends a whole console page: the nav, the agent, a fresh CSRF token for its forms. */
 export function consolePage(reply: FastifyReply, me: SignedIn, title: string, current: string, body: Html) {
-  const csrf = reply.generateCsrf();
+  const csrf = csrfTokenFor(reply);
   return reply
     .type('text/html')
     .send(page(title, body, { agentName: me.agent.name, agentZone: me.agent.timezone, csrf, current }));
@@ -29,5 +30,5 @@ export function consolePage(reply: FastifyReply, me: SignedIn, title: string, cu
 
 /** The CSRF token for forms inside a page body (the same one the nav's logout form gets). */
 export function csrfToken(reply: FastifyReply): string {
-  return reply.generateCsrf();
+  return csrfTokenFor(reply);
 }

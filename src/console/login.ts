@@ -6,6 +6,7 @@ import type { Queryable } from '../db/index.ts';
 import { stripUnstorable } from '../ingest/sanitize.ts';
 import { html } from './html.ts';
 import { page } from './layout.ts';
+import { csrfTokenFor } from './session.ts';
 
 /**
  * Failed logins in the window, per email and per client address: 10 of either and the next try
@@ -40,7 +41,7 @@ async function recordFailure(
 }
 
 function loginForm(reply: FastifyReply, opts: { email?: string; error?: string; next?: string }) {
-  const token = reply.generateCsrf();
+  const token = csrfTokenFor(reply);
   return page(
     'Log in',
     html`<main class="narrow">

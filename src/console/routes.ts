@@ -17,7 +17,9 @@ import { registerWorkPages } from './work.ts';
 
 /** The agent console, mounted at /console: server-rendered pages, htmx for the live parts. */
 export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
-  await installSessions(scope, deps.db, deps.sessionSecret);
+  await installSessions(scope, deps.db, deps.sessionSecret, {
+    https: deps.publicBaseUrl.startsWith('https:'),
+  });
 
   scope.addHook('onSend', async (_request, reply) => {
     reply.header('x-frame-options', 'DENY');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
@@ -78,16 +78,42 @@ function databaseStore(db: Queryable) {
 }
 
 /**
+ * Whom a CSRF token is made for: a logged-in session (by its id's hash), or nobody yet (the login
+ * form). A token is accepted only for the same, so a token and cookie taken from the login page or
+ * from another session cannot post for an agent's session.
+ */
+function csrfUser(request: FastifyRequest): string {
+  return request.session.get('agentId') ? sessionKey(request.session.sessionId) : 'signed-out';
+}
+
+/** A CSRF token for this request's forms, bound to its session (csrfUser). */
+export function csrfTokenFor(reply: FastifyReply): string {
+  return reply.generateCsrf({ userInfo: csrfUser(reply.request) });
+}
+
+/**
  * Cookies, sessions, CSRF and form bodies for the console scope. The session cookie is signed,
- * HTTP-only, SameSite=Lax, limited to /console and Secure whenever the request came over HTTPS.
+ * HTTP-only, SameSite=Lax; limited to /console and Secure whenever the request came over HTTPS, or
+ * `__Host-` and always Secure where the server is served over HTTPS.
  * CSRF tokens (double-submit, the secret in a signed cookie) guard every state-changing form.
  */
-export async function installSessions(scope: FastifyInstance, db: Queryable, secret: string): Promise<void> {
-  const cookie = { path: '/console', httpOnly: true, sameSite: 'lax' as const, secure: 'auto' as const };
+export async function installSessions(
+  scope: FastifyInstance,
+  db: Queryable,
+  secret: string,
+  opts: { https: boolean },
+): Promise<void> {
+  // Served over HTTPS (PUBLIC_BASE_URL): `__Host-` cookies, which a browser keeps only if they are
+  // Secure, for the whole host (Path=/) and set by the host itself, so no sibling subdomain or
+  // plain-HTTP page can plant or overwrite them.
+  const prefix = opts.https ? '__Host-' : '';
+  const cookie = opts.https
+    ? { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: true }
+    : { path: '/console', httpOnly: true, sameSite: 'lax' as const, secure: 'auto' as const };
   await scope.register(fastifyCookie, { secret });
   await scope.register(fastifySession, {
     secret,
-    cookieName: 'leadgate_session',
+    cookieName: `${prefix}leadgate_session`,
     cookie: { ...cookie, maxAge: LIMITS.sessionMaxAgeMs },
     store: databaseStore(db) as never,
     saveUninitialized: false,
@@ -95,8 +121,10 @@ export async function installSessions(scope: FastifyInstance, db: Queryable, sec
   });
   await scope.register(fastifyCsrf, {
     sessionPlugin: '@fastify/cookie',
-    cookieKey: 'leadgate_csrf',
+    cookieKey: `${prefix}leadgate_csrf`,
     cookieOpts: { ...cookie, signed: true },
+    getUserInfo: csrfUser,
+    csrfOpts: { hmacKey: secret },
   });
   await scope.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
 }

@@ -29,6 +29,8 @@ export async function createTestApp(
     sms?: AppDeps['sms'];
     trustProxy?: AppDeps['trustProxy'];
     requestTimeoutMs?: number;
+    /** `PUBLIC_BASE_URL`'s value; http://127.0.0.1:3000/v1 unless a test is about another. */
+    publicBaseUrl?: string;
     /** `debug` unless a test is about another level. */
     logLevel?: string;
     /**
@@ -50,7 +52,7 @@ export async function createTestApp(
   const app = await buildApp({
     db,
     adminApiKey: ADMIN_KEY,
-    publicBaseUrl: 'http://127.0.0.1:3000/v1',
+    publicBaseUrl: opts.publicBaseUrl ?? 'http://127.0.0.1:3000/v1',
     rateLimit: opts.rateLimit ?? { rps: 0, burst: 1 },
     logLevel: opts.logLevel ?? 'debug',
     logStream,
