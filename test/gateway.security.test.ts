@@ -174,6 +174,11 @@ describe('logs', () => {
       `${GATEWAY}/v%2F${s.token}`,
       `/${s.token}`,
       `/v1/${s.token.replace(/-/g, '')}/leads`,
+      // Percent-encoded: the route decodes them, and so must the redaction.
+      `/v1/inbound-lead-gatew%61y/v/${s.token.replace(/-/g, '%2D')}`,
+      `/v1/inbound-lead-gateway/v/${[...s.token].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`,
+      `/v1/admin%2F..%2F${s.token.replace(/-/g, '%2d')}`,
+      `/elsewhere/${s.token.replace(/-/g, '%2D')}`,
     ]) {
       const res = await t.app.inject({ method: 'POST', url, payload: { name: 'Wrong Path' } });
       expect(res.body).not.toContain(s.token.slice(0, 8));
@@ -186,6 +191,10 @@ describe('logs', () => {
     expect(log).toContain('[REDACTED]');
     expect(log).not.toContain(s.token);
     expect(log).not.toContain(s.token.slice(0, 30));
+    // The token's first and last groups, whatever came between them in the path (a 4-digit group
+    // would be found by chance in the log's other ids).
+    const groups = s.token.split('-');
+    for (const part of [groups[0], groups[4]]) expect(log).not.toContain(part);
     expect(log).not.toContain(s.token.replace(/-/g, '').slice(0, 20));
     expect(log).toMatch(/"reqId":"[0-9a-f-]{36}"/);
   });

@@ -47,11 +47,22 @@ const TOKEN_LIKE = /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]
  */
 export function redactUrl(url: string): string {
   const at = url.indexOf('?');
-  let path = at < 0 ? url : url.slice(0, at);
+  // Decoded first, as the router reads it: `/v1/inbound-lead-gatew%61y/v/…` is the gateway, and a
+  // token with its dashes written `%2D` is still a token. A path that cannot be decoded is hidden.
+  let path = decodedPath(at < 0 ? url : url.slice(0, at));
   const gateway = /^(\/v1\/inbound-lead-gateway)(\/v)?\/(.*)$/i.exec(path);
   if (gateway) path = gateway[3] ? `${gateway[1]}${gateway[2] ?? ''}/[REDACTED]` : path;
   else if (!/^\/(?:v1\/admin|console)(?:\/|$)/i.test(path)) path = path.replace(TOKEN_LIKE, '[REDACTED]');
   return at < 0 ? path : `${path}?[REDACTED]`;
+}
+
+function decodedPath(path: string): string {
+  try {
+    // Dot segments resolved too: `/v1/admin/../<TOKEN>` is not an admin path.
+    return new URL(decodeURIComponent(path), 'http://log.invalid').pathname;
+  } catch {
+    return '/[REDACTED]';
+  }
 }
 
 /**
