@@ -6,6 +6,8 @@ import { testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { faultyDb } from './support/faulty-db.ts';
 import { startReceiver } from './support/receiver.ts';
+import { until } from './support/until.ts';
+import { claimDueDeliveries, markDelivered, markFailed } from '../src/automations/delivery-repository.ts';
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -279,6 +281,66 @@ describe('webhooks: partner sync and analytics', () => {
     expect(
       (await admin('GET', `/agents/${src.agent_id}/deliveries?status=canceled`)).json().deliveries,
     ).toHaveLength(1);
+  });
+});
+
+describe('webhooks: a delivery in flight when its destination goes', () => {
+  it('When a destination is deleted while a delivery to it is being sent, then the failed attempt leaves it canceled, not pending', async () => {
+    const slow = await startReceiver(() => 500, { delayMs: 400 });
+    try {
+      const src = await seedSource(t.db, `In Flight Agent ${++n}`);
+      const added = await addDestination(t.app, src.source_id, {
+        kind: 'partner_sync',
+        url: `${slow.url}/inflight`,
+      });
+      expect(added.statusCode).toBe(201);
+      await deliver(t.app, src.token, { name: 'Flying Fay', phone: '2145550319' });
+      const d = dispatcher([0, 60_000]);
+      const rounds = (async () => {
+        for (let i = 0; i < 3; i++) await d.runOnce();
+      })();
+      await until(() => slow.received.length > 0);
+      const destinationId = (added.json() as { destination_id: string }).destination_id;
+      expect((await admin('DELETE', `/destinations/${destinationId}`)).statusCode).toBe(204);
+      await rounds;
+      const { rows } = await t.db.query<{ status: string }>(
+        'SELECT status FROM webhook_deliveries WHERE agent_id = $1',
+        [src.agent_id],
+      );
+      expect(rows).toEqual([{ status: 'canceled' }]);
+      expect(slow.received).toHaveLength(1);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('When a lease ran out and another worker took the delivery, then the first worker’s late answer does not overwrite the second’s', async () => {
+    const src = await sourceWith('partner_sync', '/late');
+    receiver.setAnswer((r) => (r.path === '/late' ? 500 : 200));
+    await deliver(t.app, src.token, { name: 'Late Lou', phone: '2145550320' });
+    await settle(dispatcher([0, 60_000]), 2); // made, tried once, failed: due again in a minute
+    receiver.setAnswer(() => 200);
+    const claim = async () =>
+      (await claimDueDeliveries(t.db, 10, 1)).filter((c) => c.agent_id === src.agent_id);
+    await t.db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE agent_id = $1`, [
+      src.agent_id,
+    ]);
+    const [first] = await claim();
+    expect(first).toBeDefined();
+    await t.db.query(
+      `UPDATE webhook_deliveries SET lease_until = now() - interval '1 second' WHERE agent_id = $1`,
+      [src.agent_id],
+    );
+    const [second] = await claim();
+    expect(second?.attempts).toBe((first?.attempts ?? 0) + 1);
+    if (!first || !second) throw new Error('not claimed');
+    await markDelivered(t.db, [{ d: second, httpStatus: 200 }]);
+    await markFailed(t.db, first, { httpStatus: 500, error: 'late', retryInMs: 60_000 });
+    const { rows } = await t.db.query<{ status: string; attempts: number }>(
+      'SELECT status, attempts FROM webhook_deliveries WHERE agent_id = $1',
+      [src.agent_id],
+    );
+    expect(rows).toEqual([{ status: 'delivered', attempts: second.attempts }]);
   });
 });
 

@@ -88,6 +88,14 @@ export async function claimDueDeliveries(
   return rows;
 }
 
+/**
+ * An attempt writes its outcome only over the claim it made: still sending, with the attempt count
+ * it took. A delivery canceled meanwhile (its destination deleted or disabled) stays canceled, and
+ * one taken over by another worker after the lease ran out is that worker's to write.
+ */
+const stillClaimed = (row: string, attempts: string) =>
+  `${row}.status = 'sending' AND ${row}.attempts = ${attempts}`;
+
 /** Deliveries the receiver took (2xx), all of a round in one statement. */
 export async function markDelivered(
   db: Queryable,
@@ -97,12 +105,13 @@ export async function markDelivered(
   await db.query(
     `UPDATE webhook_deliveries w SET status = 'delivered', delivered_at = now(), last_status = x.http_status,
             last_error = NULL, lease_until = NULL, updated_at = now()
-       FROM unnest($1::uuid[], $2::uuid[], $3::int[]) AS x (agent_id, delivery_id, http_status)
-      WHERE w.agent_id = x.agent_id AND w.delivery_id = x.delivery_id`,
+       FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[]) AS x (agent_id, delivery_id, http_status, attempts)
+      WHERE w.agent_id = x.agent_id AND w.delivery_id = x.delivery_id AND ${stillClaimed('w', 'x.attempts')}`,
     [
       delivered.map(({ d }) => d.agent_id),
       delivered.map(({ d }) => d.delivery_id),
       delivered.map(({ httpStatus }) => httpStatus),
+      delivered.map(({ d }) => d.attempts),
     ],
   );
 }
@@ -120,12 +129,20 @@ export async function markFailed(
 ): Promise<void> {
   const status = failure.final ?? (failure.retryInMs === null ? 'dead' : 'pending');
   await db.query(
-    `UPDATE webhook_deliveries
+    `UPDATE webhook_deliveries w
         SET status = $3, last_status = $4, last_error = $5, lease_until = NULL, updated_at = now(),
             next_attempt_at = CASE WHEN $6::bigint IS NULL THEN next_attempt_at
                                    ELSE now() + make_interval(secs => $6::bigint / 1000.0) END
-      WHERE agent_id = $1 AND delivery_id = $2`,
-    [d.agent_id, d.delivery_id, status, failure.httpStatus, failure.error.slice(0, 500), failure.retryInMs],
+      WHERE agent_id = $1 AND delivery_id = $2 AND ${stillClaimed('w', '$7')}`,
+    [
+      d.agent_id,
+      d.delivery_id,
+      status,
+      failure.httpStatus,
+      failure.error.slice(0, 500),
+      failure.retryInMs,
+      d.attempts,
+    ],
   );
 }
 
