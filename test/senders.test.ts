@@ -436,3 +436,36 @@ describe("a vendor's own nested data", () => {
     expect(stored.custom_fields).toEqual({ foo: { listen: true } });
   });
 });
+
+describe('what reading a body changed, told to the sender', () => {
+  it('XML character references are decoded; one naming no storable character is reported, the lead created', async () => {
+    const res = await post(
+      '<lead><first_name>Jos&#233;</first_name><last_name>P&#xE9;rez&#0;</last_name></lead>',
+      'application/xml',
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.json().warnings).toEqual([
+      expect.objectContaining({ field: 'body', code: 'UNSTORABLE_CHARACTERS_REMOVED' }),
+    ]);
+    expect((await readBack(res.json<{ lead_id: string }>().lead_id)).lead).toMatchObject({
+      name: 'José Pérez',
+    });
+  });
+
+  it('A JSON key sent twice and bytes that are not UTF-8 are reported in the answer, the lead created', async () => {
+    const raw = Buffer.concat([
+      Buffer.from('{"name":"First Try","email":"dup@example.com","name":"Dana Dup","notes":"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('"}'),
+    ]);
+    const res = await post(raw, 'application/json');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().warnings.map((w: { field: string; code: string }) => [w.field, w.code])).toEqual([
+      ['body', 'INVALID_UTF8_REPLACED'],
+      ['name', 'DUPLICATE_KEY'],
+    ]);
+    expect((await readBack(res.json<{ lead_id: string }>().lead_id)).lead).toMatchObject({
+      name: 'Dana Dup',
+    });
+  });
+});

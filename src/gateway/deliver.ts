@@ -94,6 +94,8 @@ async function deliverAs(
   }
 
   const lead = prepareSourceLead(body, source);
+  // What reading the body changed (a key sent twice, bytes that were not UTF-8) comes first.
+  lead.warnings.unshift(...parsed.warnings);
   // A Listen sample's insert checks the token itself, as a live lead's write does.
   if (lead.control.listen) return recordListenSample(db, claim, body, lead);
   // So does a refused delivery's sample.

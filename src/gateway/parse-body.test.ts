@@ -20,6 +20,7 @@ describe('parseDeliveryBody: per content type', () => {
   ])('When JSON arrives as %s, then it is read as JSON', (contentType) => {
     expect(parseDeliveryBody(bytes('{"name":"Jane","tags":["a"]}'), contentType)).toEqual({
       ok: true,
+      warnings: [],
       body: { name: 'Jane', tags: ['a'] },
     });
   });
@@ -31,6 +32,7 @@ describe('parseDeliveryBody: per content type', () => {
   ])('When a form arrives as %s, then it is read as a form', (contentType) => {
     expect(parseDeliveryBody(bytes('name=Jane+Doe&phone=%28214%29+555-0100'), contentType)).toEqual({
       ok: true,
+      warnings: [],
       body: { name: 'Jane Doe', phone: '(214) 555-0100' },
     });
   });
@@ -65,6 +67,7 @@ describe('parseDeliveryBody: per content type', () => {
   it('When the body starts with a byte-order mark or is nested exactly 32 levels, then it is read', () => {
     expect(parseDeliveryBody(bytes('\uFEFF{"name":"Jane"}'), undefined)).toEqual({
       ok: true,
+      warnings: [],
       body: { name: 'Jane' },
     });
     const deep = `${'{"a":'.repeat(32)}1${'}'.repeat(32)}`;
@@ -141,7 +144,7 @@ describe('parseDeliveryBody: properties', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 4 })), (obj) => {
         const parsed = parseDeliveryBody(bytes(JSON.stringify(obj)), 'application/json');
-        expect(parsed).toEqual({ ok: true, body: JSON.parse(JSON.stringify(obj)) });
+        expect(parsed).toEqual({ ok: true, warnings: [], body: JSON.parse(JSON.stringify(obj)) });
       }),
       { numRuns: 500 },
     );
@@ -154,12 +157,13 @@ describe('parseDeliveryBody: JSON sent as a form, XML', () => {
       bytes('{"name":"Jane Doe","tags":["a"]}'),
       'application/x-www-form-urlencoded',
     );
-    expect(parsed).toEqual({ ok: true, body: { name: 'Jane Doe', tags: ['a'] } });
+    expect(parsed).toEqual({ ok: true, warnings: [], body: { name: 'Jane Doe', tags: ['a'] } });
   });
 
   it('When a form merely starts with a brace, then it is still read as a form', () => {
     expect(parseDeliveryBody(bytes('{x=1&name=Jane'), 'application/x-www-form-urlencoded')).toEqual({
       ok: true,
+      warnings: [],
       body: { '{x': '1', name: 'Jane' },
     });
   });
@@ -184,6 +188,7 @@ describe('parseDeliveryBody: JSON sent as a form, XML', () => {
       </lead>`;
     expect(parseDeliveryBody(bytes(xml), type)).toEqual({
       ok: true,
+      warnings: [],
       body: {
         first_name: 'Jane & Co',
         phone: '(214) 555-0100',
@@ -259,6 +264,7 @@ describe('readDeliveryBody: multipart/form-data', () => {
     ]);
     expect(await readDeliveryBody(raw, 'multipart/form-data; boundary=XyZ')).toEqual({
       ok: true,
+      warnings: [],
       body: {
         formID: '2401',
         rawRequest: '{"q3_name":{"first":"Jane","last":"Doe"}}',
@@ -278,6 +284,7 @@ describe('readDeliveryBody: multipart/form-data', () => {
   it('When JSON arrives labelled multipart, then it is read as JSON', async () => {
     expect(await readDeliveryBody(bytes('{"name":"Jane"}'), 'multipart/form-data; boundary=x')).toEqual({
       ok: true,
+      warnings: [],
       body: { name: 'Jane' },
     });
   });
@@ -357,5 +364,49 @@ describe('member limit: the same for JSON, forms, multipart and XML', () => {
   it('When members are nested, then every key and list item counts', () => {
     expect(countMembers({ a: [1, 2, { b: null }], c: {} })).toBe(6);
     expect(countMembers('x')).toBe(0);
+  });
+});
+
+describe('parseDeliveryBody: what reading changed is reported', () => {
+  it('When XML carries character references, then they are decoded; those naming no storable character are reported', () => {
+    const parsed = parseDeliveryBody(
+      bytes('<lead><name>Jos&#233; P&#xE9;rez &#x1F600;</name><a>x&#0;y</a><b>x&#xD800;y</b></lead>'),
+      'application/xml',
+    );
+    expect(parsed).toMatchObject({ ok: true, body: { name: 'José Pérez 😀', a: 'xy', b: 'xy' } });
+    expect(parsed.ok && parsed.warnings.map((w) => [w.code, w.message])).toEqual([
+      ['UNSTORABLE_CHARACTERS_REMOVED', expect.stringContaining('&#0;')],
+      ['UNSTORABLE_CHARACTERS_REMOVED', expect.stringContaining('&#xD800;')],
+    ]);
+  });
+
+  it('When a JSON object names a key twice, at any depth, then the last value is kept and each such key is reported once', () => {
+    const parsed = parseDeliveryBody(
+      bytes(
+        '{"name":"A","phone":"1","name":"B","x":{"k":1,"k":2,"k":3},"l":[{"k":1},{"k":2}],"na\\u006de":"C"}',
+      ),
+      'application/json',
+    );
+    expect(parsed).toMatchObject({ ok: true, body: { name: 'C', x: { k: 3 } } });
+    expect(parsed.ok && parsed.warnings.map((w) => [w.field, w.code])).toEqual([
+      ['name', 'DUPLICATE_KEY'],
+      ['k', 'DUPLICATE_KEY'],
+    ]);
+  });
+
+  it('When keys only look alike (other objects, other case, inside strings), then nothing is reported', () => {
+    const parsed = parseDeliveryBody(
+      bytes('{"a":{"k":1},"b":{"k":2},"K":1,"k":"\\"k\\":1,","s":"{\\"k\\":1,\\"k\\":2}","l":[["k","k"]]}'),
+      undefined,
+    );
+    expect(parsed).toMatchObject({ ok: true, warnings: [] });
+  });
+
+  it('When the body is not valid UTF-8, then it is read with U+FFFD and reported', () => {
+    const raw = Buffer.concat([bytes('{"name":"Jos'), Buffer.from([0xe9]), bytes('"}')]);
+    const parsed = parseDeliveryBody(raw, 'application/json');
+    expect(parsed).toMatchObject({ ok: true, body: { name: 'Jos\uFFFD' } });
+    expect(parsed.ok && parsed.warnings.map((w) => w.code)).toEqual(['INVALID_UTF8_REPLACED']);
+    expect(parseDeliveryBody(bytes('{"name":"Jos\uFFFD"}'), undefined)).toMatchObject({ warnings: [] });
   });
 });

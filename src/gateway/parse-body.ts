@@ -1,10 +1,16 @@
+import { isUtf8 } from 'node:buffer';
 import { XMLParser } from 'fast-xml-parser';
 import { LIMITS } from '../config.ts';
-import { bracketDepth, countMembers } from '../ingest/envelopes/read-json.ts';
+import { bracketDepth, countMembers, duplicateKeys } from '../ingest/envelopes/read-json.ts';
+import type { FieldWarning } from '../ingest/types.ts';
 import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json.ts';
 
 export type ParsedBody =
-  { ok: true; body: JsonObject } | { ok: false; code: 'INVALID_JSON' | 'PAYLOAD_TOO_LARGE'; details: string };
+  | { ok: true; body: JsonObject; warnings: FieldWarning[] }
+  | { ok: false; code: 'INVALID_JSON' | 'PAYLOAD_TOO_LARGE'; details: string };
+
+/** A body read whole, with what reading it changed (none in most bodies). */
+const read = (body: JsonObject, warnings: FieldWarning[] = []): ParsedBody => ({ ok: true, body, warnings });
 
 const NOT_AN_OBJECT = 'The body must be a JSON object';
 
@@ -31,19 +37,29 @@ export async function readDeliveryBody(
  * LIMITS.maxBodyMembers members. Pure: never throws.
  */
 export function parseDeliveryBody(raw: Buffer | undefined, contentType: string | undefined): ParsedBody {
-  const text = raw ? raw.toString('utf8').replace(/^\uFEFF/, '') : '';
+  const parsed = parseText(raw ? raw.toString('utf8').replace(/^\uFEFF/, '') : '', contentType ?? '');
+  // Bytes that are not UTF-8 were read as U+FFFD: the lead is kept, and the sender is told.
+  if (parsed.ok && raw && !isUtf8(raw)) parsed.warnings.unshift(NOT_UTF8);
+  return checked(parsed);
+}
+
+const NOT_UTF8: FieldWarning = {
+  field: 'body',
+  code: 'INVALID_UTF8_REPLACED',
+  message: 'The body is not valid UTF-8; the bytes that were not are stored as U+FFFD (\uFFFD)',
+};
+
+function parseText(text: string, type: string): ParsedBody {
   if (text.trim() === '') return refuse(`${NOT_AN_OBJECT}; the body is empty`);
-  const type = contentType ?? '';
   const start = text.trimStart()[0];
   // `curl -d @lead.xml` labels XML as a form: a body that starts with `<` is XML whatever the label.
-  if (start === '<' || /^\s*(?:application|text)\/(?:[\w.+-]+\+)?xml\b/i.test(type))
-    return checked(parseXml(text));
+  if (start === '<' || /^\s*(?:application|text)\/(?:[\w.+-]+\+)?xml\b/i.test(type)) return parseXml(text);
   const isForm = /^\s*application\/x-www-form-urlencoded\b/i.test(type);
-  if (isForm && start !== '{') return checked({ ok: true, body: parseForm(text) });
+  if (isForm && start !== '{') return read(parseForm(text));
   const json = parseJson(text);
   // A form that merely starts with `{` and is no JSON is still a form.
-  if (!json.ok && isForm) return checked({ ok: true, body: parseForm(text) });
-  return checked(json);
+  if (!json.ok && isForm) return read(parseForm(text));
+  return json;
 }
 
 function parseJson(text: string): ParsedBody {
@@ -57,7 +73,14 @@ function parseJson(text: string): ParsedBody {
     return refuse(err instanceof Error ? err.message : 'Unparseable JSON');
   }
   if (!isJsonObject(value)) return refuse(NOT_AN_OBJECT);
-  return { ok: true, body: value };
+  return read(
+    value,
+    duplicateKeys(text).map((key) => ({
+      field: key,
+      code: 'DUPLICATE_KEY',
+      message: `The key "${key}" is sent more than once in one object; its last value was kept`,
+    })),
+  );
 }
 
 function looksLikeJson(raw: Buffer): boolean {
@@ -124,10 +147,12 @@ async function parseMultipart(raw: Buffer, contentType: string): Promise<ParsedB
     entries.push([key, typeof value === 'string' ? value : `${value.name} (${value.type || 'file'})`]);
     if (entries.length > LIMITS.maxBodyMembers) break;
   }
-  return { ok: true, body: formObject(entries) };
+  return read(formObject(entries));
 }
 
 const xmlParser = new XMLParser({
+  // Character references (`Jos&#233;`) are decoded; a DOCTYPE, and so any other entity, is refused.
+  htmlEntities: true,
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   parseTagValue: false,
@@ -163,7 +188,25 @@ export function parseXml(text: string): ParsedBody {
   const roots = Object.keys(parsed);
   const root = roots.length === 1 && roots[0] !== undefined ? parsed[roots[0]] : parsed;
   const body = isJsonObject(root) ? root : parsed;
-  return { ok: true, body: liftXmlText(body) };
+  return read(liftXmlText(body), unstorableReferences(text));
+}
+
+/**
+ * Character references the parser leaves out because no text can hold them (`&#0;`, a lone
+ * surrogate such as `&#xD800;`): each is reported, as a NUL sent as such would be.
+ */
+function unstorableReferences(text: string): FieldWarning[] {
+  const warnings: FieldWarning[] = [];
+  for (const [reference, hex, decimal] of text.matchAll(/&#(?:x([0-9a-f]+)|([0-9]+));/gi)) {
+    const point = hex !== undefined ? parseInt(hex, 16) : Number(decimal);
+    if (point !== 0 && !(point >= 0xd800 && point <= 0xdfff)) continue;
+    warnings.push({
+      field: 'body',
+      code: 'UNSTORABLE_CHARACTERS_REMOVED',
+      message: `The XML character reference ${reference} names no character that can be stored; removed`,
+    });
+  }
+  return warnings;
 }
 
 /** `<phone type="cell">555</phone>` → `phone: "555"`, `phone@type: "cell"`, at every level (iteratively). */

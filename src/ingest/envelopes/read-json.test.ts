@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bracketDepth } from './read-json.ts';
+import { bracketDepth, duplicateKeys } from './read-json.ts';
 
 describe('bracketDepth', () => {
   it.each<[string, number]>([
@@ -22,6 +22,37 @@ describe('bracketDepth', () => {
         expect(bracketDepth(JSON.stringify(value))).toBe(depthOf(value));
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('duplicateKeys', () => {
+  it('When any JSON value is written out by JSON.stringify, then no key is reported: none can repeat', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(duplicateKeys(JSON.stringify(value))).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('When a key is written twice into one object anywhere, then it is reported', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        fc.string(),
+        fc.jsonValue(),
+        (obj, key, value) => {
+          const inner = JSON.stringify({ ...obj, [key]: value }).slice(1, -1);
+          const twice = `{${inner}${inner ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(value)}}`;
+          const text = JSON.stringify({ wrapper: [1, { deep: 'PLACEHOLDER' }] }).replace(
+            '"PLACEHOLDER"',
+            twice,
+          );
+          expect(duplicateKeys(text)).toContain(key);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

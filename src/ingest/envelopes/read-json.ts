@@ -54,6 +54,48 @@ export function bracketDepth(text: string): number {
   return max;
 }
 
+/**
+ * The keys a JSON text names twice inside one object, each once, in the order first repeated:
+ * JSON.parse keeps the last value and drops the others without a word. `text` must be valid JSON.
+ */
+export function duplicateKeys(text: string): string[] {
+  const repeated = new Set<string>();
+  // The keys seen in each open object; null for an open list.
+  const open: Array<Set<string> | null> = [];
+  let keyNext = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let end = i + 1;
+      let escaped = false;
+      for (; text.charCodeAt(end) !== 0x22; end++) {
+        if (text.charCodeAt(end) === 0x5c) {
+          escaped = true;
+          end++;
+        }
+      }
+      const keys = open[open.length - 1];
+      if (keyNext && keys) {
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        if (keys.has(key)) repeated.add(key);
+        else keys.add(key);
+        keyNext = false;
+      }
+      i = end;
+    } else if (c === 0x7b) {
+      open.push(new Set());
+      keyNext = true;
+    } else if (c === 0x5b) {
+      open.push(null);
+      keyNext = false;
+    } else if (c === 0x7d || c === 0x5d) {
+      open.pop();
+      keyNext = false;
+    } else if (c === 0x2c) keyNext = Boolean(open[open.length - 1]);
+  }
+  return [...repeated];
+}
+
 /** Keys and list items at every level, counted without recursion; stops counting past `limit`. */
 export function countMembers(value: JsonValue, limit = Infinity): number {
   let count = 0;
