@@ -34,6 +34,8 @@ let browser: Browser;
 let page: Page;
 let agent: { agent_id: string; email: string; token: string; source_id: string };
 let statusBefore: string | null;
+/** What Chromium reports the pages' Content-Security-Policy blocked: nothing, on every page. */
+const violations: string[] = [];
 
 async function makeAgent(name: string, timezone: string) {
   const email = `${name.toLowerCase().replace(/\W/g, '')}@example.com`;
@@ -72,6 +74,9 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     agent = await makeAgent('Dana Whitfield', 'America/New_York');
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
     page.setDefaultTimeout(5_000);
   }, 60_000);
 
@@ -227,6 +232,10 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await page.waitForURL('**/console/login');
     await page.goto(`${base}/console/leads`);
     expect(page.url()).toContain('/console/login');
+  });
+
+  it('When every page has been used, then the Content-Security-Policy blocked nothing', () => {
+    expect(violations).toEqual([]);
   });
 
   it.skipIf(process.env.UPDATE_SCREENSHOTS === '1')(

@@ -665,6 +665,33 @@ describe('values the database cannot hold', () => {
   });
 });
 
+describe('content security policy', () => {
+  it('When any console page is served, logged in or not, then it forbids inline script and style and other origins, and has none of its own', async () => {
+    const b = new Browser();
+    const pages = [await b.get('/console/login'), await b.get('/console/nowhere')];
+    await b.login(alice.email, PASSWORD);
+    for (const path of [
+      '/console/leads',
+      '/console/agenda',
+      '/console/dial-queue',
+      '/console/sources',
+      '/console/listen',
+      '/console/deliveries',
+    ])
+      pages.push(await b.get(path));
+    for (const res of pages) {
+      const policy = String(res.headers['content-security-policy']);
+      expect(policy).toContain("default-src 'none'");
+      expect(policy).toContain("script-src 'self'");
+      expect(policy).toContain("style-src 'self'");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).not.toContain('unsafe');
+      expect(res.body).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/i);
+      expect(res.body).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
+    }
+  });
+});
+
 describe('the dial queue, oldest first', () => {
   it('When leads delivered moments apart get their call tasks in one dispatcher round, then the API and the console list them in the order they were delivered', async () => {
     const quinn = await agentWithLogin('Quinn');

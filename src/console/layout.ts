@@ -25,6 +25,7 @@ export function page(title: string, body: Html, chrome?: Chrome): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Leadgate</title>
+        <meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}' />
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/htmx.min.js" defer></script>
         <script src="/console/assets/console.js" defer></script>

@@ -15,6 +15,22 @@ import { installSessions } from './session.ts';
 import { registerSourcePages } from './sources.ts';
 import { registerWorkPages } from './work.ts';
 
+/**
+ * The console's pages load only their own script and stylesheet, and talk only to their own
+ * server: no inline script or style (htmx is told not to add its own, nor to evaluate any), no
+ * other origin, no framing. A lead's text that slipped past the escaping could run nothing.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 /** The agent console, mounted at /console: server-rendered pages, htmx for the live parts. */
 export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   await installSessions(scope, deps.db, deps.sessionSecret, {
@@ -25,6 +41,7 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
     reply.header('x-frame-options', 'DENY');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
