@@ -88,6 +88,16 @@ class Browser {
   }
 }
 
+/** Every page of the console's nav. */
+const PAGES = [
+  '/console/leads',
+  '/console/agenda',
+  '/console/dial-queue',
+  '/console/sources',
+  '/console/listen',
+  '/console/deliveries',
+];
+
 let alice: Agent;
 let bob: Agent;
 beforeAll(async () => {
@@ -558,14 +568,7 @@ describe('pages', () => {
     });
     const b = new Browser();
     await b.login(alice.email, PASSWORD);
-    for (const path of [
-      '/console/leads',
-      '/console/agenda',
-      '/console/dial-queue',
-      '/console/sources',
-      '/console/listen',
-      '/console/deliveries',
-    ]) {
+    for (const path of PAGES) {
       const res = await b.get(path);
       expect(res.statusCode, path).toBe(200);
       expect(res.body).toContain('times in America/Chicago');
@@ -670,15 +673,7 @@ describe('content security policy', () => {
     const b = new Browser();
     const pages = [await b.get('/console/login'), await b.get('/console/nowhere')];
     await b.login(alice.email, PASSWORD);
-    for (const path of [
-      '/console/leads',
-      '/console/agenda',
-      '/console/dial-queue',
-      '/console/sources',
-      '/console/listen',
-      '/console/deliveries',
-    ])
-      pages.push(await b.get(path));
+    for (const path of PAGES) pages.push(await b.get(path));
     for (const res of pages) {
       const policy = String(res.headers['content-security-policy']);
       expect(policy).toContain("default-src 'none'");
