@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../src/db/index.ts';
-import { findActiveSourceByToken } from '../src/sources/source-repository.ts';
-import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { activeSourceOf, ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
 
 const AUTH = { authorization: `Bearer ${ADMIN_KEY}` };
 
@@ -112,7 +111,7 @@ describe('sources', () => {
     expect(firstToken).toHaveLength(36);
     expect(created.body.webhook_url).toBe(`http://127.0.0.1:3000/v1/inbound-lead-gateway/v/${firstToken}`);
     expect(created.body).not.toHaveProperty('token_hash');
-    expect(await findActiveSourceByToken(t.db, firstToken)).toMatchObject({ source_id: sourceId });
+    expect(await activeSourceOf(t.db, firstToken)).toMatchObject({ source_id: sourceId });
   });
 
   it('when the sources of an agent are listed, then no token or token hash appears', async () => {
@@ -136,8 +135,8 @@ describe('sources', () => {
     expect(token).toHaveLength(36);
     expect(token).not.toBe(firstToken);
     expect(regenerated.body.webhook_url).toBe(`http://127.0.0.1:3000/v1/inbound-lead-gateway/v/${token}`);
-    expect(await findActiveSourceByToken(t.db, firstToken)).toBeNull();
-    expect(await findActiveSourceByToken(t.db, token)).not.toBeNull();
+    expect(await activeSourceOf(t.db, firstToken)).toBeNull();
+    expect(await activeSourceOf(t.db, token)).not.toBeNull();
     firstToken = token;
   });
 
@@ -146,12 +145,12 @@ describe('sources', () => {
 
     expect(disabled.status).toBe(200);
     expect(disabled.body.active).toBe(false);
-    expect(await findActiveSourceByToken(t.db, firstToken)).toBeNull();
+    expect(await activeSourceOf(t.db, firstToken)).toBeNull();
 
     const enabled = await admin('PATCH', `/sources/${sourceId}`, { active: true });
 
     expect(enabled.body.active).toBe(true);
-    expect(await findActiveSourceByToken(t.db, firstToken)).not.toBeNull();
+    expect(await activeSourceOf(t.db, firstToken)).not.toBeNull();
   });
 
   it('when a source is renamed and given a signing key, then the key itself is never returned', async () => {

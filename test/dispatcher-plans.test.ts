@@ -91,13 +91,13 @@ describe("the dispatcher's round, with thousands of messages and texts already h
 describe('texts the provider took, with thousands of texts already sent', () => {
   it('when they are recorded sent, then the statement does not read every text', async () => {
     const three = <T>(v: T) => [v, v, v];
-    const args = [
-      three(agent),
-      three(randomUUID()),
-      three('test'),
-      three(null),
-      ...HISTORY_ROW.columns.map(() => three(null)),
-    ];
-    expect(await seqScans(SENT_TEXTS, args)).not.toContain('sms_messages');
+    const args = SENT_TEXTS.values({
+      agent_ids: three(agent),
+      sms_ids: three(randomUUID()),
+      providers: three('test'),
+      provider_ids: three(null),
+      ...Object.fromEntries(HISTORY_ROW.columns.map((c) => [`history.${c.name}`, three(null)])),
+    });
+    expect(await seqScans(SENT_TEXTS.text, args)).not.toContain('sms_messages');
   });
 });

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXACT_RETRIES_SQL } from '../src/gateway/exact-retries.ts';
-import { MERGE_READ, MERGE_WRITE } from '../src/gateway/write-known-contact.ts';
-import { NEW_CONTACTS_SQL } from '../src/gateway/write-new-contact.ts';
+import { EXACT_RETRIES } from '../src/gateway/exact-retries.ts';
+import { NEW_CONTACT } from '../src/gateway/write-new-contact.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
 import { insertAgentSource } from './support/lead-rows.ts';
 import { seqScans } from './support/plans.ts';
@@ -44,24 +43,24 @@ beforeAll(async () => {
 afterAll(() => t.cleanup());
 
 describe('deliveries written together, on an agent with thousands of leads', () => {
-  it.each([
-    ['new contacts are written', NEW_CONTACTS_SQL],
-    ['repeat contacts are read', MERGE_READ.many],
-    ['repeat contacts are merged', MERGE_WRITE.many],
-  ])('When %s by one statement, then its plan reads no table of the agent whole', async (_, sql) => {
-    const scanned = await seqScans(t.db, sql, [RECORDS]);
+  it('When new contacts are written by one statement, then its plan reads no table of the agent whole', async () => {
+    const scanned = await seqScans(t.db, NEW_CONTACT.many.text, [RECORDS]);
     expect(scanned.filter((table) => BIG.includes(table))).toEqual([]);
   });
 
   it('When exact resends are looked up together, then the plan reads no table of the agent whole', async () => {
     const many = (value: string) => [value, value, value];
-    const scanned = await seqScans(t.db, EXACT_RETRIES_SQL, [
-      many('plans'),
-      many(source),
-      [1, 1, 1],
-      many('key'),
-      many('digest'),
-    ]);
+    const scanned = await seqScans(
+      t.db,
+      EXACT_RETRIES.text,
+      EXACT_RETRIES.values({
+        token_hashes: many('plans'),
+        source_ids: many(source),
+        revisions: [1, 1, 1],
+        keys: many('key'),
+        digests: many('digest'),
+      }),
+    );
     expect(scanned.filter((table) => BIG.includes(table))).toEqual([]);
   });
 });

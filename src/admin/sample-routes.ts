@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createPreviews } from '../automations/preview.ts';
 import { appError } from '../errors.ts';
 import { remapSample } from '../gateway/listen.ts';
 import { isJsonObject } from '../json.ts';
@@ -15,6 +16,7 @@ interface SampleParams {
 
 /** A source's samples (Listen-mode deliveries and refused live ones), and re-mapping one of them. */
 export function registerSampleRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const previews = createPreviews(deps.db);
   app.get<{ Params: SampleParams }>('/sources/:source_id/samples', async (request) => {
     const source = await requireSource(deps.db, request.params.source_id, ownerOf(request));
     const listen = listenFilter(queryValue(request.query, 'listen'));
@@ -33,7 +35,7 @@ export function registerSampleRoutes(app: FastifyInstance, deps: AdminDeps): voi
         'The sample has no JSON body to map (it was refused as INVALID_JSON); only its raw_body is kept',
       );
     }
-    const content = remapSample(deps.db, source, sample.body);
+    const content = remapSample(previews, source, sample.body);
     if (!content) {
       throw appError(
         'VALIDATION_ERROR',

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.ts';
 import { iso } from '../db/index.ts';
-import { insertSql, type RowShape } from '../db/row-shape.ts';
+import { insertRow, run, sql, type RowShape } from '../db/statement.ts';
 import type { ResolvedAppointment } from './schedule.ts';
 import type { AppointmentRef, AppointmentStatus } from './transitions.ts';
 
@@ -16,7 +16,7 @@ export interface NewAppointment extends ResolvedAppointment {
   external_id: string | null;
 }
 
-/** An appointment's row; `appointmentRow` gives its values in this order. */
+/** An appointment's row: a NewAppointment's values, by column. */
 export const APPOINTMENT_ROW: RowShape = {
   table: 'appointments',
   columns: [
@@ -35,28 +35,11 @@ export const APPOINTMENT_ROW: RowShape = {
   ],
 };
 
-export function appointmentRow(a: NewAppointment): unknown[] {
-  return [
-    a.agent_id,
-    a.appointment_id,
-    a.lead_id,
-    a.scheduled_at,
-    a.appointment_timezone,
-    a.schedule_type,
-    a.status,
-    a.setter_dialer_name,
-    a.join_url,
-    a.cancel_url,
-    a.reschedule_url,
-    a.external_id,
-  ];
-}
-
-const INSERT_APPOINTMENT = insertSql(APPOINTMENT_ROW);
+const INSERT_APPOINTMENT = insertRow(APPOINTMENT_ROW);
 
 /** Puts an appointment on the agent's agenda. */
 export async function insertAppointment(tx: Queryable, a: NewAppointment): Promise<void> {
-  await tx.query(INSERT_APPOINTMENT, appointmentRow(a));
+  await run(tx, INSERT_APPOINTMENT, { ...a });
 }
 
 export interface BookedAppointment {
@@ -66,16 +49,22 @@ export interface BookedAppointment {
   external_id: string | null;
 }
 
+const LOCK_BOOKED = sql<'agent_id' | 'lead_id'>(
+  (p) => `SELECT appointment_id, scheduled_at, external_id FROM appointments
+           WHERE agent_id = ${p('agent_id', 'uuid')} AND lead_id = ${p('lead_id', 'uuid')} AND status = 'booked'
+           ORDER BY scheduled_at FOR UPDATE`,
+);
+
 /** The lead's booked appointments (normally one), locked for the caller's transaction. */
 export async function lockBookedAppointments(
   tx: Queryable,
   agentId: string,
   leadId: string,
 ): Promise<BookedAppointment[]> {
-  const { rows } = await tx.query<BookedAppointment & { scheduled_at: Date | string }>(
-    `SELECT appointment_id, scheduled_at, external_id FROM appointments
-      WHERE agent_id = $1 AND lead_id = $2 AND status = 'booked' ORDER BY scheduled_at FOR UPDATE`,
-    [agentId, leadId],
+  const { rows } = await run<BookedAppointment & { scheduled_at: Date | string }, 'agent_id' | 'lead_id'>(
+    tx,
+    LOCK_BOOKED,
+    { agent_id: agentId, lead_id: leadId },
   );
   return rows.map((r) => ({ ...r, scheduled_at: iso(r.scheduled_at) }));
 }
@@ -86,11 +75,13 @@ export async function setAppointmentStatus(
   appointmentId: string,
   status: AppointmentStatus,
 ): Promise<void> {
-  await tx.query(
-    'UPDATE appointments SET status = $3, updated_at = now() WHERE agent_id = $1 AND appointment_id = $2',
-    [agentId, appointmentId, status],
-  );
+  await run(tx, SET_STATUS, { agent_id: agentId, appointment_id: appointmentId, status });
 }
+
+const SET_STATUS = sql<'agent_id' | 'appointment_id' | 'status'>(
+  (p) => `UPDATE appointments SET status = ${p('status', 'text')}, updated_at = now()
+           WHERE agent_id = ${p('agent_id', 'uuid')} AND appointment_id = ${p('appointment_id', 'uuid')}`,
+);
 
 export interface NamedAppointment extends AppointmentRef {
   lead_id: string;
@@ -99,16 +90,21 @@ export interface NamedAppointment extends AppointmentRef {
   external_id: string | null;
 }
 
+const LOCK_BY_EXTERNAL_ID = sql<'agent_id' | 'external_id'>(
+  (p) => `SELECT appointment_id, lead_id, status, scheduled_at, external_id FROM appointments
+           WHERE agent_id = ${p('agent_id', 'uuid')} AND external_id = ${p('external_id', 'text')} FOR UPDATE`,
+);
+
 /** The appointment a scheduler's invitee became (external id = invitee uri), locked. */
 export async function lockAppointmentByExternalId(
   tx: Queryable,
   agentId: string,
   externalId: string,
 ): Promise<NamedAppointment | null> {
-  const { rows } = await tx.query<NamedAppointment & { scheduled_at: Date | string }>(
-    `SELECT appointment_id, lead_id, status, scheduled_at, external_id FROM appointments
-      WHERE agent_id = $1 AND external_id = $2 FOR UPDATE`,
-    [agentId, externalId],
+  const { rows } = await run<NamedAppointment & { scheduled_at: Date | string }, 'agent_id' | 'external_id'>(
+    tx,
+    LOCK_BY_EXTERNAL_ID,
+    { agent_id: agentId, external_id: externalId },
   );
   const row = rows[0];
   return row ? { ...row, scheduled_at: iso(row.scheduled_at) } : null;

@@ -7,34 +7,10 @@ export function contactRule(state: string | null | undefined): ContactRule {
 }
 
 /**
- * The answers for the instant last asked about, by zone and window: a round of follow-ups asks for
- * one `now` in a handful of zones, and placing an instant in a zone (luxon, through Intl) was most
- * of what the dispatcher spent per lead on its own work. Bounded: a new `now` starts it afresh.
- */
-const answered = { at: Number.NaN, next: new Map<string, number>() };
-const ANSWERS_KEPT = 256;
-
-/**
  * The first instant at or after `now` that falls in the rule's window in `zone`: `now` itself
- * inside the window, else the next opening (today's, or tomorrow's after the close). Pure: the
- * answer depends on nothing else, so it is kept for the next question about the same instant.
+ * inside the window, else the next opening (today's, or tomorrow's after the close). Pure.
  */
 export function nextAllowedInstant(now: Date, zone: string, rule: ContactRule): Date {
-  const at = now.getTime();
-  if (answered.at !== at) {
-    answered.at = at;
-    answered.next.clear();
-  }
-  const key = `${zone} ${rule.start} ${rule.end}`;
-  let next = answered.next.get(key);
-  if (next === undefined) {
-    next = placeInWindow(now, zone, rule).getTime();
-    if (answered.next.size < ANSWERS_KEPT) answered.next.set(key, next);
-  }
-  return next === at ? now : new Date(next);
-}
-
-function placeInWindow(now: Date, zone: string, rule: ContactRule): Date {
   const local = DateTime.fromJSDate(now, { zone });
   const [startH = 0, startM = 0] = rule.start.split(':').map(Number);
   const [endH = 0, endM = 0] = rule.end.split(':').map(Number);

@@ -1,10 +1,24 @@
 import type { Database } from '../db/index.ts';
-import { placeholder, recordColumns, recordField, type ParamRef } from '../db/row-shape.ts';
+import { sqlForOneOrMany } from '../db/statement.ts';
 import { together } from '../db/together.ts';
 import type { JsonObject } from '../json.ts';
 import { contactOwnerSql, keyValue, type ContactKey } from '../leads/contact-keys.ts';
 import { planFollowUps, textableNumber, TEXT_WINDOW_MS, type FollowUpAgent } from './follow-up.ts';
 import { agentPhoneKey, optedOutSql, textsCountSql } from './sms-repository.ts';
+
+export interface PreviewInput {
+  agent_id: string;
+  source_id: string;
+  /** The lead as it would be stored (fields by name). */
+  lead: Record<string, unknown>;
+  /** The contact's keys (leads/contact-keys.ts): the lead they name now is the one merged into. */
+  keys: readonly ContactKey[];
+  hasAppointment: boolean;
+  now: Date;
+}
+
+/** What a live delivery of a sample would trigger (`createPreviews`). */
+export type Previews = (input: PreviewInput) => Promise<JsonObject>;
 
 /**
  * What a live delivery of a Listen sample would have triggered, for the agent to see before going
@@ -12,32 +26,27 @@ import { agentPhoneKey, optedOutSql, textsCountSql } from './sms-repository.ts';
  * that would get each event. Reads only, in one statement (PREVIEW_READS), which the previews of
  * one moment share (db/together.ts); nothing is written or sent.
  */
-export async function previewAutomations(
-  db: Database,
-  input: {
-    agent_id: string;
-    source_id: string;
-    /** The lead as it would be stored (fields by name). */
-    lead: Record<string, unknown>;
-    /** The contact's keys (leads/contact-keys.ts): the lead they name now is the one merged into. */
-    keys: readonly ContactKey[];
-    hasAppointment: boolean;
-    now: Date;
-  },
-): Promise<JsonObject> {
-  const number = textableNumber(input.lead);
-  const reads = await readPreview(db, {
-    params: [
-      input.agent_id,
-      input.source_id,
-      keyValue(input.keys, 'phone'),
-      keyValue(input.keys, 'email'),
-      number,
-      new Date(input.now.getTime() - TEXT_WINDOW_MS).toISOString(),
-    ],
-    claims: [],
-  });
-  if (!reads) throw new Error('the preview read no row');
+export function createPreviews(db: Database): Previews {
+  const read = together<Reads, PreviewParam>(db, PREVIEW_READS);
+  return async (input) => {
+    const number = textableNumber(input.lead);
+    const reads = await read({
+      values: {
+        agent_id: input.agent_id,
+        source_id: input.source_id,
+        phone: keyValue(input.keys, 'phone'),
+        email: keyValue(input.keys, 'email'),
+        text_to: number,
+        texts_since: new Date(input.now.getTime() - TEXT_WINDOW_MS).toISOString(),
+      },
+      claims: [],
+    });
+    if (!reads) throw new Error('the preview read no row');
+    return preview(input, number, reads);
+  };
+}
+
+function preview(input: PreviewInput, number: string | null, reads: Reads): JsonObject {
   const existingLeadId = reads.lead_id;
   const topic = existingLeadId ? 'lead.updated' : 'lead.created';
   const topics = input.hasAppointment ? [topic, 'appointment.booked'] : [topic];
@@ -90,30 +99,27 @@ interface Reads {
   destinations: Array<{ destination_id: string; kind: string; url: string; events: string[] | null }>;
 }
 
+type PreviewParam = 'agent_id' | 'source_id' | 'phone' | 'email' | 'text_to' | 'texts_since';
+
 /**
- * Everything a preview depends on, read at one moment (a Listen delivery made seven round trips one
- * after another, and was the slowest part of the gateway's mix): the lead the contact's keys name,
- * the agent's name, zone and text template, whether the number a text would go to opted out and how
- * many texts it had in the last day (the dispatcher's own questions), and the source's active
- * destinations in the order they were added. Parameters: agent, source, phone key, email key, the
- * number a text could go to (null: none), the start of the texts' window; `ref` writes them.
+ * Everything a preview depends on, read at one moment (one round trip rather than one a question):
+ * the lead the contact's keys name, the agent's name, zone and text template, whether the number a
+ * text would go to (`text_to`, null: none) opted out and how many texts it had since
+ * `texts_since` (the dispatcher's own questions), and the source's active destinations in the
+ * order they were added.
  */
-const previewReads = (ref: ParamRef) => `
-       ${contactOwnerSql(ref(1, 'uuid'), ref(3, 'text'), ref(4, 'text'))} AS lead_id,
+const PREVIEW_READS = sqlForOneOrMany<PreviewParam>(
+  (p, rows) => `
+WITH r AS (${rows})
+SELECT r.n,
+       ${contactOwnerSql(p('agent_id', 'uuid'), p('phone', 'text'), p('email', 'text'))} AS lead_id,
        (SELECT json_build_object('name', a.name, 'timezone', a.timezone, 'sms_template', a.sms_template)
-          FROM agents a WHERE a.agent_id = ${ref(1, 'uuid')}) AS agent,
-       ${optedOutSql(ref(1, 'uuid'), ref(5, 'text'))} AS opted_out,
-       ${textsCountSql(ref(1, 'uuid'), ref(5, 'text'), ref(6, 'timestamptz'))} AS texts,
+          FROM agents a WHERE a.agent_id = ${p('agent_id', 'uuid')}) AS agent,
+       ${optedOutSql(p('agent_id', 'uuid'), p('text_to', 'text'))} AS opted_out,
+       ${textsCountSql(p('agent_id', 'uuid'), p('text_to', 'text'), p('texts_since', 'timestamptz'))} AS texts,
        (SELECT COALESCE(json_agg(json_build_object('destination_id', d.destination_id, 'kind', d.kind,
                                                    'url', d.url, 'events', d.events)
                                  ORDER BY d.created_at, d.destination_id), '[]'::json)
-          FROM sync_destinations d WHERE d.source_id = ${ref(2, 'uuid')} AND d.active) AS destinations`;
-
-/** One preview's reads in one round trip, or the reads of the previews of one moment in one. */
-const PREVIEW_READS = {
-  one: `SELECT ${previewReads(placeholder)}`,
-  many: `SELECT r.n, ${previewReads(recordField('r'))}
-           FROM json_to_recordset($1::json) AS r (${recordColumns(6)})`,
-};
-
-const readPreview = together<Reads>(PREVIEW_READS);
+          FROM sync_destinations d WHERE d.source_id = ${p('source_id', 'uuid')} AND d.active) AS destinations
+  FROM r`,
+);

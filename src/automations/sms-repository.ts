@@ -1,6 +1,6 @@
 import { newId } from '../db/ids.ts';
 import type { Database, Queryable } from '../db/index.ts';
-import { columnList, valueExpressions } from '../db/row-shape.ts';
+import { columnList, run, sql } from '../db/statement.ts';
 import type { FollowUpLead } from './follow-up-leads.ts';
 import { HISTORY_ROW, historyRow, type NewHistoryEntry } from '../leads/lead-repository.ts';
 
@@ -73,7 +73,7 @@ export const optedOutSql = (agent: string, phone: string): string =>
 /**
  * textsSince's statement. Each number is counted through its own index range (agent, number, time):
  * joined to the texts, the planner read every text of the last day whenever its statistics lagged
- * behind the table (6 ms a round at 10,000 texts on the embedded database, growing with the day).
+ * behind the table, a cost that grows with the day.
  */
 export const TEXTS_SINCE = `SELECT q.agent_id, q.phone AS to_phone, t.n
    FROM (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[])) AS q (agent_id, phone)
@@ -228,20 +228,23 @@ export async function finishText(db: Queryable, t: ClaimedText, outcome: TextOut
 }
 
 // Texts the provider took: each text's row and its lead's history line, all in one statement (a
-// text's two rows both or neither).
-export const SENT_TEXTS = `WITH x AS (
-  SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[]) WITH ORDINALITY AS x (agent_id, sms_id, provider, provider_id, n)),
+// text's two rows both or neither). Each parameter is an array, an element per text.
+export const SENT_TEXTS = sql(
+  (p) => `WITH x AS (
+  SELECT * FROM unnest(${p('agent_ids', 'uuid[]')}, ${p('sms_ids', 'uuid[]')}, ${p('providers', 'text[]')},
+                       ${p('provider_ids', 'text[]')}) WITH ORDINALITY AS x (agent_id, sms_id, provider, provider_id, n)),
 sent AS (
   UPDATE sms_messages m SET status = 'sent', lease_until = NULL, provider = x.provider, provider_id = x.provider_id,
          error = NULL, sent_at = now()
     FROM x WHERE m.agent_id = x.agent_id AND m.sms_id = x.sms_id
   RETURNING x.n)
 INSERT INTO ${HISTORY_ROW.table} (${columnList(HISTORY_ROW)})
-SELECT ${valueExpressions(HISTORY_ROW, 0, (i) => `h.${HISTORY_ROW.columns[i]?.name ?? ''}`).join(', ')}
-  FROM unnest(${HISTORY_ROW.columns.map((c, i) => `$${i + 5}::${c.type}[]`).join(', ')}) WITH ORDINALITY
+SELECT ${columnList(HISTORY_ROW)}
+  FROM unnest(${HISTORY_ROW.columns.map((c) => p(`history.${c.name}`, `${c.type}[]`)).join(', ')}) WITH ORDINALITY
        AS h (${columnList(HISTORY_ROW)}, n)
   JOIN sent USING (n)
- ORDER BY h.n`;
+ ORDER BY h.n`,
+);
 
 export interface SentText {
   t: ClaimedText;
@@ -253,13 +256,16 @@ export interface SentText {
 export async function recordSentTexts(db: Queryable, texts: readonly SentText[]): Promise<void> {
   if (texts.length === 0) return;
   const history = texts.map((x) => historyRow(x.history));
-  await db.query(SENT_TEXTS, [
-    texts.map((x) => x.t.agent_id),
-    texts.map((x) => x.t.sms_id),
-    texts.map((x) => x.sent.provider),
-    texts.map((x) => x.sent.provider_id),
-    ...HISTORY_ROW.columns.map((_c, i) => history.map((row) => row[i])),
-  ]);
+  const columns = Object.fromEntries(
+    HISTORY_ROW.columns.map((c) => [`history.${c.name}`, history.map((row) => row[c.name])]),
+  );
+  await run(db, SENT_TEXTS, {
+    agent_ids: texts.map((x) => x.t.agent_id),
+    sms_ids: texts.map((x) => x.t.sms_id),
+    providers: texts.map((x) => x.sent.provider),
+    provider_ids: texts.map((x) => x.sent.provider_id),
+    ...columns,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { LIMITS } from '../config.ts';
 import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
+import { insertRow, run, type RowShape } from '../db/statement.ts';
 import type { JsonObject } from '../json.ts';
 
 /** What the gateway did with a scheduler event; the agent sees it in the source's event log. */
@@ -24,21 +25,24 @@ export interface NewBookingEvent {
   payload: JsonObject;
 }
 
+const EVENT_ROW: RowShape = {
+  table: 'booking_events',
+  columns: [
+    { name: 'agent_id', type: 'uuid' },
+    { name: 'event_id', type: 'uuid' },
+    { name: 'source_id', type: 'uuid' },
+    { name: 'event', type: 'text' },
+    { name: 'invitee_uri', type: 'text' },
+    { name: 'lead_id', type: 'uuid' },
+    { name: 'outcome', type: 'text' },
+    { name: 'payload', type: 'jsonb' },
+  ],
+};
+
+const INSERT_EVENT = insertRow(EVENT_ROW);
+
 export async function recordBookingEvent(tx: Queryable, e: NewBookingEvent): Promise<void> {
-  await tx.query(
-    `INSERT INTO booking_events (agent_id, event_id, source_id, event, invitee_uri, lead_id, outcome, payload)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      e.agent_id,
-      newId(),
-      e.source_id,
-      e.event,
-      e.invitee_uri,
-      e.lead_id,
-      e.outcome,
-      JSON.stringify(e.payload),
-    ],
-  );
+  await run(tx, INSERT_EVENT, { ...e, event_id: newId(), payload: JSON.stringify(e.payload) });
 }
 
 export interface BookingEventView {

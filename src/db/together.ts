@@ -1,69 +1,50 @@
 import { LIMITS } from '../config.ts';
 import type { Database } from './database.ts';
 import { gathered } from './gathered.ts';
-import { recordsJson } from './row-shape.ts';
+import { run, type TwoForms, type Values } from './statement.ts';
 
-/**
- * One statement written twice: `one` for a single call (its parameters `$1`, `$2` …), and `many`
- * for several, each call a `recordsJson` record of the single parameter `$1`, answering a row per
- * call numbered by its record (`n`).
- */
-export interface TwoForms {
-  one: string;
-  many: string;
-}
-
-/** A call waiting for its statement: its parameters, and what no other call of its statement may claim. */
-export interface Call {
-  params: unknown[];
+/** A call waiting for its statement: its parameters by name, and what no other call of its statement may claim. */
+export interface Call<N extends string = string> {
+  values: Values<N>;
   claims: string[];
 }
 
 /**
- * Calls made at one moment go together (gathered.ts; LIMITS.sharedStatements round trips at once on
- * PostgreSQL, one on the embedded database): one call alone by the one-row form, several by the
- * many-row form, except a call claiming what another of them claims (a key, a phone, a
- * lead), which goes by itself. When the many-row statement fails for any reason, each of its calls
- * is made by itself, so one call's fault is only its own. Each call gets its row (undefined if the
- * statement returned none for it) or its own error. Calls go together per database: the gathering
- * for a database is made the first time a call is made on it.
+ * Calls made at one moment on `db` go together (gathered.ts; LIMITS.sharedStatements round trips
+ * at once on PostgreSQL, one on the embedded database): one call alone by the statement's one-row
+ * form, several by its many-row form, except a call claiming what another of them claims (a key, a
+ * phone, a lead), which goes by itself. When the many-row statement fails for any reason, each of
+ * its calls is made by itself, so one call's fault is only its own. Each call gets its row
+ * (undefined if the statement returned none for it) or its own error.
  */
-export function together<R>(statement: TwoForms): (db: Database, call: Call) => Promise<R | undefined> {
-  const runners = new WeakMap<Database, (call: Call) => Promise<R | undefined>>();
-  return (db, call) => {
-    let run = runners.get(db);
-    if (!run) {
-      run = gatheredOn<R>(db, statement);
-      runners.set(db, run);
-    }
-    return run(call);
-  };
-}
-
-function gatheredOn<R>(db: Database, statement: TwoForms): (call: Call) => Promise<R | undefined> {
+export function together<R, N extends string>(
+  db: Database,
+  statement: TwoForms<N>,
+): (call: Call<N>) => Promise<R | undefined> {
   const opts = { concurrency: db.kind === 'postgres' ? LIMITS.sharedStatements : 1 };
   type Result = { ok: R | undefined } | { err: unknown };
-  const one = async (c: Call): Promise<Result> => {
+  const one = async (c: Call<N>): Promise<Result> => {
     try {
-      return { ok: (await db.query<R>(statement.one, c.params)).rows[0] };
+      return { ok: (await run<R, N>(db, statement.one, c.values)).rows[0] };
     } catch (err) {
       return { err };
     }
   };
-  const many = async (cs: Call[]): Promise<Result[]> => {
+  const many = async (cs: Call<N>[]): Promise<Result[]> => {
     try {
-      const { rows } = await db.query<R & { n: number }>(statement.many, [
-        recordsJson(cs.map((c) => c.params)),
-      ]);
+      const { rows } = await db.query<R & { n: number }>(
+        statement.many.text,
+        statement.many.values(cs.map((c) => c.values)),
+      );
       const byN = new Map(rows.map((r) => [Number(r.n), r]));
       return cs.map((_, i) => ({ ok: byN.get(i + 1) }));
     } catch {
       return Promise.all(cs.map(one));
     }
   };
-  const run = gathered<Call, Result>(async (calls) => {
-    const shared: Call[] = [];
-    const alone: Call[] = [];
+  const gather = gathered<Call<N>, Result>(async (calls) => {
+    const shared: Call<N>[] = [];
+    const alone: Call<N>[] = [];
     const taken = new Set<string>();
     for (const c of calls) {
       if (c.claims.some((x) => taken.has(x))) alone.push(c);
@@ -76,13 +57,13 @@ function gatheredOn<R>(db: Database, statement: TwoForms): (call: Call) => Promi
       shared.length === 1 ? Promise.all(shared.map(one)) : many(shared),
       Promise.all(alone.map(one)),
     ]);
-    const results = new Map<Call, Result>();
+    const results = new Map<Call<N>, Result>();
     shared.forEach((c, i) => results.set(c, a[i] as Result));
     alone.forEach((c, i) => results.set(c, b[i] as Result));
     return calls.map((c) => results.get(c) as Result);
   }, opts);
   return async (call) => {
-    const result = await run(call);
+    const result = await gather(call);
     if ('err' in result) throw result.err;
     return result.ok;
   };

@@ -28,23 +28,12 @@ type Guards = { directory: SourceDirectory; limiter: RateLimiter };
 
 /**
  * The first step of a delivery, run before the body is read: token present → token names an
- * active source → rate limit. The source may come from memory (source-directory.ts); the write
- * confirms it. A refusal that no write follows is only given on the database's word: a revoked
- * token over its rate limit is told 401, not 429.
- */
-export async function authenticate(
-  guards: Guards,
-  presented: PresentedTokens,
-): Promise<Authenticated | Rejected> {
-  const known = authenticateFromMemory(guards, presented);
-  return known.kind === 'ask-database' ? authenticateWithDatabase(guards, known) : known;
-}
-
-/**
- * `authenticate` as far as this process's memory takes it, without waiting: every refusal of a
- * token made up, mistyped or found unknown a moment ago, and every sender whose source is
- * remembered, are answered here; the rest ask the database (`authenticateWithDatabase`). The
- * gateway's hook answers these at once, with no promise in between (docs/performance.md).
+ * active source → rate limit, as far as this process's memory takes it, without waiting. Every
+ * refusal of a token made up, mistyped or naming no source a moment ago, and every sender whose
+ * source is remembered, are answered here, so the gateway's hook answers them with no promise in
+ * between; the rest ask the database (`authenticateWithDatabase`). A source from memory is
+ * confirmed by the write; a refusal that no write follows is only given on the database's word: a
+ * revoked token over its rate limit is told 401, not 429.
  */
 export function authenticateFromMemory(
   guards: Guards,
@@ -63,7 +52,7 @@ export function authenticateFromMemory(
   return admitted(token, claim, wait);
 }
 
-/** The rest of `authenticate`, on the database's word. */
+/** The rest of the first step, on the database's word. */
 export async function authenticateWithDatabase(
   guards: Guards,
   { token, overLimit }: AskDatabase,

@@ -1,12 +1,12 @@
 import { parseBookingEvent } from '../booking-events/parse-event.ts';
-import type { Database } from '../db/index.ts';
 import type { ErrorCode } from '../errors.ts';
 import { bodyDigest } from '../idempotency/body-digest.ts';
 import { parseIdempotencyKey } from '../idempotency/idempotency-key.ts';
 import { sanitizeJson } from '../ingest/sanitize.ts';
 import type { JsonObject } from '../json.ts';
 import type { Authenticated } from './authenticate.ts';
-import type { ExactRetries, Resend } from './exact-retries.ts';
+import type { Resend } from './exact-retries.ts';
+import type { Gateway } from './gateway.ts';
 import { recordListenSample } from './listen.ts';
 import { readDeliveryBody } from './parse-body.ts';
 import { keepRefused, type WarningLog } from './refused-sample.ts';
@@ -14,13 +14,7 @@ import { rejected, unavailable, type DeliveryResult, type Rejected } from './res
 import { deliverSchedulerEvent } from './scheduler-event.ts';
 import { onDatabaseWord, UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
-import { failedWrite, writeDelivery } from './write-delivery.ts';
-
-/** What deliveries share: the database, and the memory of exact retries (exact-retries.ts). */
-export interface Gateway {
-  db: Database;
-  exactRetries: ExactRetries;
-}
+import { failedWrite } from './write-delivery.ts';
 
 /** What the route hands over of a request, once the sender is authenticated. */
 export interface DeliveryRequest {
@@ -72,7 +66,7 @@ export async function deliver(
  * kept as a sample for the agent, with the same answer.
  */
 async function deliverAs(
-  { db, exactRetries }: Gateway,
+  gateway: Gateway,
   claim: SourceClaim,
   request: DeliveryRequest,
   resend: Resend | null,
@@ -81,7 +75,7 @@ async function deliverAs(
   const parsed = await readDeliveryBody(request.rawBody, request.contentType);
   if (!parsed.ok && parsed.code === 'PAYLOAD_TOO_LARGE')
     return onDatabaseWord(claim, async () => rejected(parsed.code, parsed.details));
-  if (!parsed.ok) return keepRefused(db, claim, request, rejected(parsed.code, parsed.details));
+  if (!parsed.ok) return keepRefused(gateway.samples, claim, request, rejected(parsed.code, parsed.details));
   const body = parsed.body;
 
   const event = parseBookingEvent(body);
@@ -90,24 +84,27 @@ async function deliverAs(
   // is kept whole and its invitee's URI is a key, so one such character lost the booking with a 500.
   if (event) {
     const stored = sanitizeJson(body) as JsonObject;
-    return deliverSchedulerEvent(db, claim, parseBookingEvent(stored) ?? event, { body: stored, ...request });
+    return deliverSchedulerEvent(gateway, claim, parseBookingEvent(stored) ?? event, {
+      body: stored,
+      ...request,
+    });
   }
 
   const lead = prepareSourceLead(body, source);
   // What reading the body changed (a key sent twice, bytes that were not UTF-8) comes first.
   lead.warnings.unshift(...parsed.warnings);
   // A Listen sample's insert checks the token itself, as a live lead's write does.
-  if (lead.control.listen) return recordListenSample(db, claim, body, lead);
+  if (lead.control.listen) return recordListenSample(gateway, claim, body, lead);
   // So does a refused delivery's sample.
   const refuse = (code: ErrorCode, details?: string) =>
-    keepRefused(db, claim, request, rejected(code, details), { body, lead });
+    keepRefused(gateway.samples, claim, request, rejected(code, details), { body, lead });
   if (!lead.hasName) return refuse('MISSING_NAME');
   const key = parseIdempotencyKey(request.idempotencyHeader, lead.control.idempotency_key);
   if (!key.ok) return refuse('INVALID_IDEMPOTENCY_KEY', key.details);
 
   // The header's key wins over the body's: a resend's bytes are stored with the key it names.
   const bytes = resend && resend.key === key.key ? resend : null;
-  const result = await writeDelivery(db, claim, {
+  const result = await gateway.writeDelivery(claim, {
     lead,
     replayKey: key.key ?? null,
     bodyDigest: bytes?.digest ?? null,
@@ -119,7 +116,7 @@ async function deliverAs(
   });
   const usedByTheseBytes =
     result.kind === 'created' || result.kind === 'merged' || (result.kind === 'replayed' && result.sameBody);
-  if (bytes && usedByTheseBytes) exactRetries.remember(source.source_id, bytes);
+  if (bytes && usedByTheseBytes) gateway.exactRetries.remember(source.source_id, bytes);
   return result;
 }
 

@@ -1,6 +1,8 @@
 import { LIMITS } from '../config.ts';
 import { gathered } from '../db/gathered.ts';
 import type { Queryable } from '../db/index.ts';
+import { run, sql } from '../db/statement.ts';
+import { currentSourceSql } from '../sources/source-repository.ts';
 import type { JsonObject } from '../json.ts';
 import { createRecent } from './recent.ts';
 import type { SourceClaim } from './source-directory.ts';
@@ -37,13 +39,17 @@ export function createExactRetries(db: Queryable, opts: { max?: number } = {}): 
   const id = (sourceId: string, r: Resend) => `${sourceId} ${r.digest} ${r.key}`;
   // The resends of one event-loop turn (or of one round trip's wait) share the statement.
   const lookup = gathered<Asked, JsonObject | null>(async (asked) => {
-    const { rows } = await db.query<{ n: number; response: JsonObject | null }>(EXACT_RETRIES_SQL, [
-      asked.map((a) => a.claim.tokenHash),
-      asked.map((a) => a.claim.source.source_id),
-      asked.map((a) => a.claim.source.revision),
-      asked.map((a) => a.resend.key),
-      asked.map((a) => a.resend.digest),
-    ]);
+    const { rows } = await run<{ n: number; response: JsonObject | null }, ExactRetryParam>(
+      db,
+      EXACT_RETRIES,
+      {
+        token_hashes: asked.map((a) => a.claim.tokenHash),
+        source_ids: asked.map((a) => a.claim.source.source_id),
+        revisions: asked.map((a) => a.claim.source.revision),
+        keys: asked.map((a) => a.resend.key),
+        digests: asked.map((a) => a.resend.digest),
+      },
+    );
     const found = new Map(rows.map((r) => [Number(r.n), r.response]));
     return asked.map((_, i) => found.get(i + 1) ?? null);
   });
@@ -61,16 +67,21 @@ export function createExactRetries(db: Queryable, opts: { max?: number } = {}): 
   };
 }
 
+type ExactRetryParam = 'token_hashes' | 'source_ids' | 'revisions' | 'keys' | 'digests';
+
 /**
  * Per resend (numbered n from 1): its stored answer, when its token is current and its key
  * unexpired with its bytes; else null. A subquery per resend, so each is two index lookups
  * whatever the planner thinks of the tables' sizes.
  */
-export const EXACT_RETRIES_SQL = `
+export const EXACT_RETRIES = sql<ExactRetryParam>(
+  (p) => `
 SELECT r.n,
        (SELECT k.response FROM sources s
           JOIN idempotency_keys k ON k.agent_id = s.agent_id AND k.source_id = s.source_id AND k.key = r.key
-         WHERE s.token_hash = r.token_hash AND s.source_id = r.source_id AND s.revision = r.revision
-           AND s.active AND k.body_digest = r.digest AND k.expires_at > now()) AS response
-  FROM unnest($1::text[], $2::uuid[], $3::integer[], $4::text[], $5::text[])
-       WITH ORDINALITY AS r (token_hash, source_id, revision, key, digest, n)`;
+         WHERE ${currentSourceSql('s', (name) => `r.${name}`)}
+           AND k.body_digest = r.digest AND k.expires_at > now()) AS response
+  FROM unnest(${p('token_hashes', 'text[]')}, ${p('source_ids', 'uuid[]')}, ${p('revisions', 'integer[]')},
+              ${p('keys', 'text[]')}, ${p('digests', 'text[]')})
+       WITH ORDINALITY AS r (token_hash, source_id, revision, key, digest, n)`,
+);

@@ -1,13 +1,13 @@
-import { previewAutomations } from '../automations/preview.ts';
+import type { Previews } from '../automations/preview.ts';
 import { parseBookingEvent } from '../booking-events/parse-event.ts';
 import { isTransientDbError } from '../db/database.ts';
-import type { Database } from '../db/index.ts';
 import type { ErrorCode } from '../errors.ts';
 import { sanitizeJson } from '../ingest/sanitize.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
 import { contactKeys } from '../leads/contact-keys.ts';
-import { storeListenSample, type NewListenSample } from '../listen/listen-sample-repository.ts';
+import type { NewListenSample, SampleStore } from '../listen/listen-sample-repository.ts';
+import { currentSourceValues } from '../sources/source-repository.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { PreparedLead } from './prepare-lead.ts';
 import { rejected, unavailable, type DeliveryResult } from './result.ts';
@@ -15,6 +15,12 @@ import { UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-direct
 import { prepareSourceLead } from './source-rules.ts';
 
 type SourceIds = Pick<AuthenticatedSource, 'agent_id' | 'source_id'>;
+
+/** What storing a sample needs: what a live delivery would fire, and where samples are stored. */
+export interface ListenDeps {
+  previews: Previews;
+  samples: SampleStore;
+}
 
 /** What the mapping made of a lead body, as a sample shows it. */
 export interface MappedContent {
@@ -51,12 +57,16 @@ export function mappedContent(lead: PreparedLead): MappedContent {
  * What a Listen delivery of this lead shows: its mapping, MISSING_NAME when it has no name, and
  * (when it has one) what a live delivery would trigger. Reads only.
  */
-async function previewContent(db: Database, source: SourceIds, lead: PreparedLead): Promise<SampleContent> {
+async function previewContent(
+  previews: Previews,
+  source: SourceIds,
+  lead: PreparedLead,
+): Promise<SampleContent> {
   const errorCode = lead.hasName ? null : 'MISSING_NAME';
   return {
     ...mappedContent(lead),
     error_code: errorCode,
-    would_fire: errorCode ? null : await wouldFire(db, source, lead),
+    would_fire: errorCode ? null : await wouldFire(previews, source, lead),
   };
 }
 
@@ -71,14 +81,14 @@ async function previewContent(db: Database, source: SourceIds, lead: PreparedLea
  * and comes back UNCONFIRMED, for the gateway to ask the database and deliver again.
  */
 export async function recordListenSample(
-  db: Database,
+  deps: ListenDeps,
   claim: SourceClaim,
   body: JsonObject,
   lead: PreparedLead,
 ): Promise<DeliveryResult | Unconfirmed> {
-  const stored = await storeSample(db, claim, async () => ({
+  const stored = await storeSample(deps.samples, claim, async () => ({
     body,
-    ...(await previewContent(db, claim.source, lead)),
+    ...(await previewContent(deps.previews, claim.source, lead)),
   }));
   if (stored.kind !== 'listened') return stored;
   return lead.hasName ? stored : rejected('MISSING_NAME');
@@ -90,22 +100,22 @@ export async function recordListenSample(
  * null.
  */
 export function remapSample(
-  db: Database,
+  previews: Previews,
   source: SourceIds & Pick<AuthenticatedSource, 'agent_timezone' | 'mapping_rules'>,
   body: JsonObject,
 ): Promise<SampleContent> | null {
   if (parseBookingEvent(body)) return null;
-  return previewContent(db, source, prepareSourceLead(body, source));
+  return previewContent(previews, source, prepareSourceLead(body, source));
 }
 
 /** A scheduler event other than a booking, in Listen mode: the sample says what would be done. */
 export function recordListenEvent(
-  db: Database,
+  deps: ListenDeps,
   claim: SourceClaim,
   body: JsonObject,
   mapped: { event: string; action: string },
 ): Promise<DeliveryResult | Unconfirmed> {
-  return storeSample(db, claim, async () => ({
+  return storeSample(deps.samples, claim, async () => ({
     body,
     body_format: null,
     mapped,
@@ -115,8 +125,8 @@ export function recordListenEvent(
   }));
 }
 
-function wouldFire(db: Database, source: SourceIds, lead: PreparedLead) {
-  return previewAutomations(db, {
+function wouldFire(previews: Previews, source: SourceIds, lead: PreparedLead) {
+  return previews({
     agent_id: source.agent_id,
     source_id: source.source_id,
     lead: { ...lead.fields, status: lead.status },
@@ -131,14 +141,13 @@ type ListenContent = Omit<NewListenSample, 'agent_id' | 'source_id' | 'listen' |
 };
 
 async function storeSample(
-  db: Database,
+  samples: SampleStore,
   { source, tokenHash }: SourceClaim,
   build: () => Promise<ListenContent>,
 ): Promise<DeliveryResult | Unconfirmed> {
   try {
     const sample = await build();
-    const stored = await storeListenSample(
-      db,
+    const stored = await samples.listen(
       {
         ...sample,
         agent_id: source.agent_id,
@@ -147,7 +156,7 @@ async function storeSample(
         raw_body: null,
         body: sanitizeJson(sample.body),
       },
-      { token_hash: tokenHash, revision: source.revision },
+      currentSourceValues(tokenHash, source),
     );
     return stored === null ? UNCONFIRMED : { kind: 'listened' };
   } catch (err) {

@@ -12,15 +12,13 @@ export interface Recent {
  * The values are kept as 53-bit hashes, not as strings: a ring of `max` slots in the order they
  * came, and a set that answers `has`. The value an `add` overwrites in the ring is the oldest, and
  * leaves the set. Strings cost their own bytes and, built with `${…}` as the keys here are, a
- * chain of V8's joined-string cells each: 200–280 bytes a value, 10 MB of a busy embedded server's
- * 37 MB of live heap for its two memories of 20,000, all of it marked at every full collection. A
- * hash is about 70 bytes in the set and 8 in the ring. A value sharing a stored value's hash (at
- * the bound, one lookup in 4 × 10^11) only makes a hint wrong, which the database corrects.
+ * chain of V8's joined-string cells each, all of it marked at every full collection; a hash is a
+ * few bytes. A value sharing a stored value's hash only makes a hint wrong, which the database
+ * corrects.
  *
- * A set alone, forgetting its first value (`values().next()`), walked past every value deleted
- * since the set last compacted itself, thousands at the bound (4–8 µs an `add`, and rising with
- * it). A value deleted and added again holds two slots, so the older one forgets it early: a hint
- * lost, no more.
+ * The ring, not the set's own order, says which value is oldest: a set forgetting its first value
+ * walks past every value deleted since it last compacted itself. A value deleted and added again
+ * holds two slots, so the older one forgets it early: a hint lost, no more.
  */
 export function createRecent(max: number): Recent {
   const seen = new Set<number>();

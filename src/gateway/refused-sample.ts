@@ -1,8 +1,8 @@
-import type { Database } from '../db/index.ts';
 import { sanitizeJson } from '../ingest/sanitize.ts';
 import type { JsonObject } from '../json.ts';
-import { storeRefusedSample } from '../listen/listen-sample-repository.ts';
+import type { SampleStore } from '../listen/listen-sample-repository.ts';
 import { keptRawBody } from '../listen/raw-body.ts';
+import { currentSourceValues } from '../sources/source-repository.ts';
 import { mappedContent, type MappedContent } from './listen.ts';
 import type { PreparedLead } from './prepare-lead.ts';
 import type { Rejected } from './result.ts';
@@ -26,7 +26,7 @@ const NOTHING_MAPPED: MappedContent = { body_format: null, mapped: {}, custom_fi
  * is answered 401, not 400.
  */
 export async function keepRefused(
-  db: Database,
+  samples: SampleStore,
   { source, tokenHash, confirmed }: SourceClaim,
   delivery: { rawBody: Buffer | undefined; log: WarningLog },
   refusal: Rejected,
@@ -35,8 +35,7 @@ export async function keepRefused(
   try {
     const raw = keptRawBody(delivery.rawBody);
     const content = parsed ? mappedContent(parsed.lead) : NOTHING_MAPPED;
-    const stored = await storeRefusedSample(
-      db,
+    const stored = await samples.refused(
       {
         agent_id: source.agent_id,
         source_id: source.source_id,
@@ -48,7 +47,7 @@ export async function keepRefused(
         warnings: [...content.warnings, ...raw.warnings],
         would_fire: null,
       },
-      { token_hash: tokenHash, revision: source.revision },
+      currentSourceValues(tokenHash, source),
     );
     if (stored === null) return UNCONFIRMED;
   } catch (err) {

@@ -13,7 +13,7 @@ import {
   type Authenticated,
 } from './authenticate.ts';
 import { deliver } from './deliver.ts';
-import { createExactRetries } from './exact-retries.ts';
+import { createGateway } from './gateway.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { rejected, toAnswer, unavailable, type DeliveryResult, type Rejected } from './result.ts';
 import { createSourceDirectory } from './source-directory.ts';
@@ -49,7 +49,7 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
     limiter: createRateLimiter(deps.rateLimit),
     directory: createSourceDirectory(deps.db, { checks }),
   };
-  const gateway = { db: deps.db, exactRetries: createExactRetries(deps.db) };
+  const gateway = createGateway(deps.db);
   // What Fastify itself refuses (the body reader) or a fault nobody expected: answered the same way,
   // once the database confirms a token taken from memory (a revoked token is told 401).
   app.setErrorHandler(async (err: FastifyError, request, reply) => {

@@ -18,7 +18,8 @@ import { prepareLead } from './prepare-lead.ts';
 import { rejected, type DeliveryResult } from './result.ts';
 import { bookingEventRow } from './plan-write.ts';
 import { onDatabaseWord, type SourceClaim, type Unconfirmed } from './source-directory.ts';
-import { failedWrite, writeDelivery } from './write-delivery.ts';
+import type { Gateway } from './gateway.ts';
+import { failedWrite } from './write-delivery.ts';
 
 type NoShowEvent = Extract<BookingEvent, { kind: 'no_show' }>;
 
@@ -32,12 +33,13 @@ type NoShowEvent = Extract<BookingEvent, { kind: 'no_show' }>;
  * a failed signature too, since the key it was checked with may be one the agent has replaced.
  */
 export async function deliverSchedulerEvent(
-  db: Database,
+  gateway: Gateway,
   claim: SourceClaim,
   event: BookingEvent,
   request: { body: JsonObject; rawBody: Buffer | undefined; signatureHeader: string | string[] | undefined },
 ): Promise<DeliveryResult | Unconfirmed> {
   const { source } = claim;
+  const { db } = gateway;
   if (source.signing_key) {
     const check = verifySchedulerSignature({
       header: request.signatureHeader,
@@ -64,11 +66,11 @@ export async function deliverSchedulerEvent(
               ...prepareLead({ ...event.submission, name: event.fallbackName }, source.agent_timezone),
               format: event.format,
             };
-      if (event.listen) return recordListenSample(db, claim, body, asNew);
+      if (event.listen) return recordListenSample(gateway, claim, body, asNew);
       if (!asNew.hasName) return onDatabaseWord(claim, async () => rejected('MISSING_NAME'));
       const uri = event.inviteeUri;
       const canceled = event.event === 'invitee.canceled';
-      return writeDelivery(db, claim, {
+      return gateway.writeDelivery(claim, {
         lead,
         ...(asNew === lead ? {} : { leadIfNew: asNew }),
         replayKey: event.replayKey,
@@ -85,10 +87,11 @@ export async function deliverSchedulerEvent(
     }
     case 'no_show':
       if (event.listen)
-        return recordListenEvent(db, claim, body, { event: event.event, action: event.event });
+        return recordListenEvent(gateway, claim, body, { event: event.event, action: event.event });
       return onDatabaseWord(claim, () => writeNoShow(db, source, event, body));
     case 'other':
-      if (event.listen) return recordListenEvent(db, claim, body, { event: event.event, action: 'ignored' });
+      if (event.listen)
+        return recordListenEvent(gateway, claim, body, { event: event.event, action: 'ignored' });
       return onDatabaseWord(claim, async () => {
         try {
           await recordBookingEvent(db, bookingEventRow(source, event.event, null, body, null, 'ignored'));

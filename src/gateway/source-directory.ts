@@ -48,12 +48,10 @@ export function onDatabaseWord<T>(claim: SourceClaim, step: () => Promise<T>): P
  * before the checks) costs a query per round trip, not per request.
  */
 export interface SourceDirectory {
-  /** null: the token names no active source. */
-  find(token: string): Promise<SourceClaim | null>;
   /**
    * What this process's memory alone says, at once: the source remembered for the token, null
    * when the token names none for certain (named no source a moment ago, or failing the check), and
-   * `undefined` when only the database can tell (`find` asks it).
+   * `undefined` when only the database can tell (`confirm` asks it).
    */
   recall(token: string): SourceClaim | null | undefined;
   /** The database's word now, whatever memory holds; memory follows it. */
@@ -103,14 +101,7 @@ export function createSourceDirectory(
     return checks.mayName(key) ? undefined : null;
   };
 
-  return {
-    async find(token) {
-      const recalled = recall(token);
-      return recalled === undefined ? confirm(token) : recalled;
-    },
-    recall,
-    confirm,
-  };
+  return { recall, confirm };
 }
 
 /**

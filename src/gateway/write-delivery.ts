@@ -17,6 +17,7 @@ import type { StoredLead } from '../leads/merge-lead.ts';
 import { enqueue } from '../outbox/enqueue.ts';
 import { isSourceCurrent, type AuthenticatedSource } from '../sources/source-repository.ts';
 import { planWrite, type AgendaRead, type LiveDelivery, type WritePlan } from './plan-write.ts';
+import { createRecent } from './recent.ts';
 import {
   answerForUsedKey,
   rejected,
@@ -26,69 +27,42 @@ import {
   type Rejected,
 } from './result.ts';
 import { UNCONFIRMED, type Unconfirmed, type SourceClaim } from './source-directory.ts';
-import { createRecent, type Recent } from './recent.ts';
-import { isPlainMerge, writeMerge } from './write-merge.ts';
-import { isKnownContactCandidate, writeKnownContact } from './write-known-contact.ts';
-import { isNewContactCandidate, writeNewContact } from './write-new-contact.ts';
+import { createNewContactWriter, isNewContactCandidate } from './write-new-contact.ts';
 
 export type { LiveDelivery } from './plan-write.ts';
 
+/** A live delivery's write (`createDeliveryWriter`). */
+export type DeliveryWriter = (
+  claim: SourceClaim,
+  delivery: LiveDelivery,
+) => Promise<DeliveryResult | Unconfirmed>;
+
 /**
  * A live delivery's write. A new contact — no stored lead has its phone or email, its key is
- * unused — is written by one statement, the token check included (write-new-contact.ts): the
- * common case costs one round trip. A repeat contact that only merges (no appointment) is read by
- * one statement and written by another if the lead did not change in between
- * (write-known-contact.ts); a contact this process wrote lately goes there at once (a bounded
- * memory; the database decides either way). Everything else, or a write that found the database
- * other than it assumed, goes through the one transaction below. A failure writes nothing and
+ * unused — is written by one statement, the token check included (write-new-contact.ts): the common
+ * case costs one round trip. Everything else, or a new contact the statement found the database
+ * other than it assumed, goes through the one transaction (`writeInTransaction`). A contact this
+ * process wrote lately goes to the transaction at once (a bounded memory of the contacts written:
+ * the statement would only find it; the database decides either way). A failure writes nothing and
  * comes back as a refusal the sender may retry.
  */
-export async function writeDelivery(
-  db: Database,
-  claim: SourceClaim,
-  delivery: LiveDelivery,
-): Promise<DeliveryResult | Unconfirmed> {
-  const recent = recentContactsOf(db);
-  const keys = contactKeys(delivery.lead.fields).map((k) => `${claim.source.agent_id} ${k.kind} ${k.value}`);
-  try {
-    let result: DeliveryResult | Unconfirmed | null = null;
-    // A contact this process wrote lately is a merge: the new-contact statement would only find it.
-    if (isNewContactCandidate(delivery) && !keys.some((k) => recent.has(k)))
-      result = await writeNewContact(db, claim, delivery);
-    if (!result && keys.length > 0 && isKnownContactCandidate(delivery))
-      result = await writeKnownContact(db, claim, delivery);
-    result ??= await writeInOneTransaction(db, claim, delivery);
-    if (result.kind === 'created' || result.kind === 'merged') for (const k of keys) recent.add(k);
-    return result;
-  } catch (err) {
-    return failedWrite(err);
-  }
-}
-
-const recentContacts = new WeakMap<Database, Recent>();
-
-/** The contacts (agent, phone or email) this process has written lately, per database. */
-function recentContactsOf(db: Database): Recent {
-  let recent = recentContacts.get(db);
-  if (!recent) {
-    recent = createRecent(LIMITS.recentContactsRemembered);
-    recentContacts.set(db, recent);
-  }
-  return recent;
-}
-
-/**
- * The general transaction alone, even for a new contact, and with `stepByStep` a merge's writes
- * one statement each instead of write-merge.ts's one. For tests that hold the one-statement paths
- * to the same rows as these.
- */
-export function writeInOneTransaction(
-  db: Database,
-  claim: SourceClaim,
-  delivery: LiveDelivery,
-  opts: { stepByStep?: boolean } = {},
-): Promise<DeliveryResult | Unconfirmed> {
-  return db.withTransaction((tx) => writeInTransaction(tx, claim, delivery, opts.stepByStep));
+export function createDeliveryWriter(db: Database): DeliveryWriter {
+  const writeNewContact = createNewContactWriter(db);
+  const recentContacts = createRecent(LIMITS.recentContactsRemembered);
+  return async (claim, delivery) => {
+    const keys = contactKeys(delivery.lead.fields).map(
+      (k) => `${claim.source.agent_id} ${k.kind} ${k.value}`,
+    );
+    try {
+      const isNew = isNewContactCandidate(delivery) && !keys.some((k) => recentContacts.has(k));
+      const fast = isNew ? await writeNewContact(claim, delivery) : null;
+      const result = fast ?? (await db.withTransaction((tx) => writeInTransaction(tx, claim, delivery)));
+      if (result.kind === 'created' || result.kind === 'merged') for (const k of keys) recentContacts.add(k);
+      return result;
+    } catch (err) {
+      return failedWrite(err);
+    }
+  };
 }
 
 /**
@@ -102,26 +76,20 @@ export function failedWrite(err: unknown): Rejected {
 }
 
 /**
- * The one transaction of a live delivery: confirm a source taken from memory, claim the
- * idempotency key (replay or refuse a used one), recognise the contact by its phone and email
- * keys, read the agenda (row-locked), decide (plan-write.ts), write, and remember the answer.
+ * The one transaction of a live delivery, step by step: confirm the source taken from memory →
+ * claim the idempotency key (a used one is replayed or refused) → find the contact by its phone and
+ * email keys → read the agenda (row-locked) → decide (plan-write.ts, pure) → write the lead, its
+ * appointments, history, event-log line and outbox messages → complete the key with the answer.
  */
-async function writeInTransaction(
+export async function writeInTransaction(
   tx: Queryable,
   claim: SourceClaim,
   delivery: LiveDelivery,
-  stepByStep = false,
 ): Promise<DeliveryResult | Unconfirmed> {
   const { source } = claim;
   if (!claim.confirmed && !(await isSourceCurrent(tx, claim.tokenHash, source))) return UNCONFIRMED;
-  const scope: KeyScope | null = delivery.replayKey
-    ? {
-        agent_id: source.agent_id,
-        source_id: source.source_id,
-        key: delivery.replayKey,
-        digest: delivery.bodyDigest,
-      }
-    : null;
+
+  const scope = keyScope(source, delivery);
   if (scope) {
     const fingerprint = fingerprintContact(delivery.lead.fields);
     const key = await claimIdempotencyKey(tx, scope, fingerprint);
@@ -129,19 +97,22 @@ async function writeInTransaction(
   }
 
   const newLeadId = newId();
-  const stored = await recogniseContact(tx, source.agent_id, delivery.lead, newLeadId);
+  const stored = await findContact(tx, source.agent_id, delivery.lead, newLeadId);
   const d = stored || !delivery.leadIfNew ? delivery : { ...delivery, lead: delivery.leadIfNew };
   const agenda = await readAgenda(tx, source.agent_id, d, stored);
+
   const plan = planWrite(source, delivery, { newLeadId, stored, agenda });
-  // A repeat contact that only merges is written in one statement (write-merge.ts).
-  if (!stepByStep && stored?.lead_id === plan.leadId && isPlainMerge(plan)) {
-    await writeMerge(tx, source.agent_id, plan, newLeadId, scope);
-    return plan.result;
-  }
+
   if (stored) await moveContactKeys(tx, source.agent_id, newLeadId, stored.lead_id);
   await applyWrite(tx, source, plan);
   if (scope) await completeIdempotencyKey(tx, scope, plan.leadId, successAnswer(plan.result));
   return plan.result;
+}
+
+/** The delivery's replay key at its source, or null when it has none. */
+function keyScope(source: AuthenticatedSource, d: LiveDelivery): KeyScope | null {
+  if (!d.replayKey) return null;
+  return { agent_id: source.agent_id, source_id: source.source_id, key: d.replayKey, digest: d.bodyDigest };
 }
 
 /** Writes what the plan decided, in the transaction. */
@@ -162,7 +133,7 @@ async function applyWrite(tx: Queryable, source: AuthenticatedSource, plan: Writ
  * Claims the contact's phone and email keys for the lead it would become; when another lead already
  * holds one, that lead is the contact: it is locked (the caller moves the keys just claimed to it).
  */
-async function recogniseContact(
+async function findContact(
   tx: Queryable,
   agentId: string,
   lead: LiveDelivery['lead'],

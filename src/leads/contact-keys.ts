@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/index.ts';
+import { run, sql } from '../db/statement.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
 export interface ContactKey {
@@ -37,11 +38,7 @@ export async function claimContactKeys(
 ): Promise<string[]> {
   const owners: Array<{ kind: string; lead_id: string }> = [];
   for (const key of keys) {
-    const claimed = await tx.query(
-      `INSERT INTO lead_contacts (agent_id, kind, value, lead_id) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (agent_id, kind, value) DO NOTHING RETURNING lead_id`,
-      [agentId, key.kind, key.value, newLeadId],
-    );
+    const claimed = await run(tx, CLAIM_KEY, { agent_id: agentId, ...key, lead_id: newLeadId });
     if (claimed.rowCount > 0) continue; // a new key: the common case needs no second statement
     // Held by another lead; this statement sees it, committed, once the insert stopped waiting.
     const owner = await ownerOf(tx, agentId, key);
@@ -61,11 +58,21 @@ export const keyOwnerSql = (agent: string, kind: ContactKey['kind'], value: stri
 export const contactOwnerSql = (agent: string, phone: string, email: string): string =>
   `COALESCE(${keyOwnerSql(agent, 'email', email)}, ${keyOwnerSql(agent, 'phone', phone)})`;
 
+type KeyParam = 'agent_id' | 'kind' | 'value';
+
+const CLAIM_KEY = sql<KeyParam | 'lead_id'>(
+  (p) => `INSERT INTO lead_contacts (agent_id, kind, value, lead_id)
+          VALUES (${p('agent_id', 'uuid')}, ${p('kind', 'text')}, ${p('value', 'text')}, ${p('lead_id', 'uuid')})
+          ON CONFLICT (agent_id, kind, value) DO NOTHING RETURNING lead_id`,
+);
+
+const OWNER = sql<KeyParam>(
+  (p) => `SELECT lead_id FROM lead_contacts
+           WHERE agent_id = ${p('agent_id', 'uuid')} AND kind = ${p('kind', 'text')} AND value = ${p('value', 'text')}`,
+);
+
 async function ownerOf(tx: Queryable, agentId: string, key: ContactKey): Promise<string | undefined> {
-  const { rows } = await tx.query<{ lead_id: string }>(
-    'SELECT lead_id FROM lead_contacts WHERE agent_id = $1 AND kind = $2 AND value = $3',
-    [agentId, key.kind, key.value],
-  );
+  const { rows } = await run<{ lead_id: string }, KeyParam>(tx, OWNER, { agent_id: agentId, ...key });
   return rows[0]?.lead_id;
 }
 
@@ -81,9 +88,10 @@ export async function moveContactKeys(
   from: string,
   to: string,
 ): Promise<void> {
-  await tx.query('UPDATE lead_contacts SET lead_id = $3 WHERE agent_id = $1 AND lead_id = $2', [
-    agentId,
-    from,
-    to,
-  ]);
+  await run(tx, MOVE_KEYS, { agent_id: agentId, from, to });
 }
+
+const MOVE_KEYS = sql<'agent_id' | 'from' | 'to'>(
+  (p) => `UPDATE lead_contacts SET lead_id = ${p('to', 'uuid')}
+           WHERE agent_id = ${p('agent_id', 'uuid')} AND lead_id = ${p('from', 'uuid')}`,
+);

@@ -1,6 +1,6 @@
 import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
-import { insertSql, setList, type RowShape } from '../db/row-shape.ts';
+import { insertRow, run, setList, sql, type RowShape } from '../db/statement.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { LeadFields } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
@@ -26,7 +26,7 @@ export interface NewLead {
 const withArrival = (param: string) =>
   `${param}::jsonb || jsonb_build_object('received_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
-/** A new lead's row; `leadRow` gives its values in this order. */
+/** A new lead's row; `leadRow` gives its values. */
 export const LEAD_ROW: RowShape = {
   table: 'leads',
   columns: [
@@ -48,22 +48,21 @@ export const LEAD_ROW: RowShape = {
   ],
 };
 
-export function leadRow(leadId: string, lead: NewLead): unknown[] {
-  return [
-    lead.agent_id,
-    leadId,
-    lead.source_id,
-    lead.idempotency_key,
+/** A new lead's values, by column (LEAD_ROW). */
+export function leadRow(leadId: string, lead: NewLead): Record<string, unknown> {
+  return {
+    agent_id: lead.agent_id,
+    lead_id: leadId,
+    source_id: lead.source_id,
+    idempotency_key: lead.idempotency_key,
     ...leadValues(lead),
-    consentJson(lead.consent),
-    lead.body_format,
-  ];
+  };
 }
 
-const INSERT_LEAD = insertSql(LEAD_ROW);
+const INSERT_LEAD = insertRow(LEAD_ROW);
 
 export async function insertLead(tx: Queryable, leadId: string, lead: NewLead): Promise<void> {
-  await tx.query(INSERT_LEAD, leadRow(leadId, lead));
+  await run(tx, INSERT_LEAD, leadRow(leadId, lead));
 }
 
 /** One line of a lead's history: what happened to it, and what changed. */
@@ -76,7 +75,7 @@ export interface NewHistoryEntry {
   details?: object;
 }
 
-/** A history line's row; `historyRow` gives its values in this order. */
+/** A history line's row; `historyRow` gives its values. */
 export const HISTORY_ROW: RowShape = {
   table: 'lead_history',
   columns: [
@@ -90,22 +89,23 @@ export const HISTORY_ROW: RowShape = {
   ],
 };
 
-export function historyRow(entry: NewHistoryEntry): unknown[] {
-  return [
-    entry.agent_id,
-    newId(),
-    entry.lead_id,
-    entry.source_id,
-    entry.event,
-    JSON.stringify(entry.changes ?? {}),
-    JSON.stringify(entry.details ?? {}),
-  ];
+/** A history line's values, by column (HISTORY_ROW). */
+export function historyRow(entry: NewHistoryEntry): Record<string, unknown> {
+  return {
+    agent_id: entry.agent_id,
+    history_id: newId(),
+    lead_id: entry.lead_id,
+    source_id: entry.source_id,
+    event: entry.event,
+    changes: JSON.stringify(entry.changes ?? {}),
+    details: JSON.stringify(entry.details ?? {}),
+  };
 }
 
-const INSERT_HISTORY = insertSql(HISTORY_ROW);
+const INSERT_HISTORY = insertRow(HISTORY_ROW);
 
 export async function insertHistory(tx: Queryable, entry: NewHistoryEntry): Promise<void> {
-  await tx.query(INSERT_HISTORY, historyRow(entry));
+  await run(tx, INSERT_HISTORY, historyRow(entry));
 }
 
 /** The columns a stored lead is read from (`toStoredLead`), each prefixed with `alias.`. */
@@ -127,12 +127,17 @@ export function toStoredLead(row: Record<string, unknown>): StoredLead {
   };
 }
 
+const LOCK_LEAD = sql<'agent_id' | 'lead_id'>(
+  (p) => `SELECT ${storedLeadColumns('l')} FROM leads l
+           WHERE l.agent_id = ${p('agent_id', 'uuid')} AND l.lead_id = ${p('lead_id', 'uuid')} FOR UPDATE`,
+);
+
 /** Reads a lead and locks its row until the transaction ends: merges of one lead queue up. */
 export async function lockLead(tx: Queryable, agentId: string, leadId: string): Promise<StoredLead | null> {
-  const { rows } = await tx.query<Record<string, unknown>>(
-    `SELECT ${storedLeadColumns('l')} FROM leads l WHERE l.agent_id = $1 AND l.lead_id = $2 FOR UPDATE`,
-    [agentId, leadId],
-  );
+  const { rows } = await run<Record<string, unknown>, 'agent_id' | 'lead_id'>(tx, LOCK_LEAD, {
+    agent_id: agentId,
+    lead_id: leadId,
+  });
   return rows[0] ? toStoredLead(rows[0]) : null;
 }
 
@@ -145,11 +150,8 @@ export interface LeadUpdate {
   body_format: string;
 }
 
-/**
- * The columns a repeat contact's merge sets, in the order `updateLeadParams` gives their values
- * after the agent and the lead; consent evidence is kept when the delivery states none.
- */
-export const LEAD_UPDATE: RowShape = {
+/** The columns a repeat contact's merge sets; consent evidence is kept when the delivery states none. */
+const LEAD_UPDATE: RowShape = {
   table: 'leads',
   columns: [
     { name: 'status', type: 'text' },
@@ -161,9 +163,10 @@ export const LEAD_UPDATE: RowShape = {
   ],
 };
 
-/** A repeat contact's merge: parameters as `updateLeadParams` gives them ($1 agent, $2 lead). */
-export const UPDATE_LEAD = `UPDATE leads SET ${setList(LEAD_UPDATE, 3)}, updated_at = now()
- WHERE agent_id = $1 AND lead_id = $2`;
+const UPDATE_LEAD = sql(
+  (p) => `UPDATE leads SET ${setList(LEAD_UPDATE, p)}, updated_at = now()
+           WHERE agent_id = ${p('agent_id', 'uuid')} AND lead_id = ${p('lead_id', 'uuid')}`,
+);
 
 export async function updateLead(
   tx: Queryable,
@@ -171,26 +174,25 @@ export async function updateLead(
   leadId: string,
   update: LeadUpdate,
 ): Promise<void> {
-  await tx.query(UPDATE_LEAD, updateLeadParams(agentId, leadId, update));
-}
-
-export function updateLeadParams(agentId: string, leadId: string, update: LeadUpdate): unknown[] {
   // A delivery that does not state consent leaves the evidence as it was (null || … is null).
-  return [agentId, leadId, ...leadValues(update), consentJson(update.consent), update.body_format];
+  await run(tx, UPDATE_LEAD, { agent_id: agentId, lead_id: leadId, ...leadValues(update) });
 }
 
 const consentJson = (consent: ConsentEvidence | null) => (consent ? JSON.stringify(consent) : null);
 
-/** status, the column fields in COLUMN_FIELDS order, then the `fields` and `custom_fields` json. */
-function leadValues(lead: { status: LeadStatus; fields: LeadFields; custom_fields: JsonObject }): unknown[] {
+/** The status, the column fields, the `fields` and `custom_fields` json, the consent and the body's format. */
+function leadValues(lead: LeadUpdate): Record<string, unknown> {
   const { columns, rest } = splitFields(lead.fields);
-  return [
-    lead.status,
-    columns.name ?? '',
-    ...COLUMN_FIELDS.slice(1).map((column) => columns[column] ?? null),
-    JSON.stringify(rest),
-    JSON.stringify(lead.custom_fields),
-  ];
+  const values: Record<string, unknown> = { status: lead.status };
+  for (const column of COLUMN_FIELDS) values[column] = columns[column] ?? null;
+  values.name = columns.name ?? '';
+  return {
+    ...values,
+    fields: JSON.stringify(rest),
+    custom_fields: JSON.stringify(lead.custom_fields),
+    consent: consentJson(lead.consent),
+    body_format: lead.body_format,
+  };
 }
 
 function splitFields(fields: LeadFields): { columns: Record<string, string>; rest: LeadFields } {

@@ -1,16 +1,9 @@
 import { LIMITS } from '../config.ts';
 import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
-import {
-  columnList,
-  recordColumns,
-  placeholder,
-  recordField,
-  valueExpressions,
-  type ParamRef,
-  type RowShape,
-} from '../db/row-shape.ts';
-import { together } from '../db/together.ts';
+import { columnList, rowValues, sqlForOneOrMany, type RowShape } from '../db/statement.ts';
+import { together, type Call } from '../db/together.ts';
+import { currentSourceSql, type currentSourceValues } from '../sources/source-repository.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 import { SAMPLE_LIMITS } from './sample-limits.ts';
@@ -54,49 +47,35 @@ const SAMPLE_ROW: RowShape = {
   ],
 };
 
-function sampleParams(s: NewListenSample, sampleId: string): unknown[] {
-  return [
-    s.agent_id,
-    sampleId,
-    s.source_id,
-    s.listen,
-    s.body === null ? null : JSON.stringify(s.body),
-    s.raw_body,
-    s.body_format,
-    JSON.stringify(s.mapped),
-    JSON.stringify(s.custom_fields),
-    JSON.stringify(s.warnings),
-    s.error_code,
-    s.would_fire ? JSON.stringify(s.would_fire) : null,
-  ];
+/** A sample's values, by column (SAMPLE_ROW). */
+function sampleRow(s: NewListenSample, sampleId: string): Record<string, unknown> {
+  return {
+    agent_id: s.agent_id,
+    sample_id: sampleId,
+    source_id: s.source_id,
+    listen: s.listen,
+    body: s.body === null ? null : JSON.stringify(s.body),
+    raw_body: s.raw_body,
+    body_format: s.body_format,
+    mapped: JSON.stringify(s.mapped),
+    custom_fields: JSON.stringify(s.custom_fields),
+    warnings: JSON.stringify(s.warnings),
+    error_code: s.error_code,
+    would_fire: s.would_fire ? JSON.stringify(s.would_fire) : null,
+  };
 }
 
 /**
- * The source a Listen sample is stored for, as the request knows it: the sample is written only
- * while the token still names this source, active, at this revision (the check a live lead's write
- * makes in its own statement), so a source taken from a process's memory needs no lookup first.
- */
-export interface CurrentSource {
-  token_hash: string;
-  revision: number;
-}
-
-// Parameters 13 and 14, after the row's twelve: the token's hash and the source's revision.
-const current = (ref: ParamRef) =>
-  `EXISTS (SELECT FROM sources s WHERE s.token_hash = ${ref(13, 'text')} AND s.source_id = ${ref(3, 'uuid')}
-              AND s.revision = ${ref(14, 'integer')} AND s.active)`;
-/**
- * The statement that stores a sample only while its token is current (one sample's parameters, or
- * with `many` each a `recordsJson` record of `$1`, answering `n` for each stored). With
- * `trimRefused`, the source's refused samples beyond the newest SAMPLE_LIMITS.refusedPerSource are
- * forgotten by the same statement, so a sender stuck in a loop of bad requests cannot fill the
+ * The statement that stores a sample only while its token is current (`currentSourceSql`: a source
+ * taken from a process's memory needs no lookup first), for one sample or the samples of one moment.
+ * With `trimRefused`, the source's refused samples beyond the newest SAMPLE_LIMITS.refusedPerSource
+ * are forgotten by the same statement, so a sender stuck in a loop of bad requests cannot fill the
  * table; the statement does not see the rows it inserts, so of the older ones it keeps the limit
  * less those it stored.
  */
-function storeSql(o: { many: boolean; trimRefused: boolean }): string {
-  const ref = o.many ? recordField('r') : placeholder;
-  const records = `r AS (SELECT * FROM json_to_recordset($1::json) AS r (${recordColumns(SAMPLE_ROW.columns.length + 2)})),`;
-  const trim = `, cut AS (
+function storeSql(trimRefused: boolean) {
+  return sqlForOneOrMany((p, rows) => {
+    const trim = `, cut AS (
   SELECT k.agent_id, k.source_id, c.received_at, c.sample_id
     FROM (SELECT agent_id, source_id, count(*) AS n FROM stored GROUP BY agent_id, source_id) k
    CROSS JOIN LATERAL (
@@ -109,63 +88,44 @@ function storeSql(o: { many: boolean; trimRefused: boolean }): string {
    WHERE d.agent_id = cut.agent_id AND d.source_id = cut.source_id AND NOT d.listen
      AND (d.received_at, d.sample_id) <= (cut.received_at, cut.sample_id)
 )`;
-  return `WITH ${o.many ? records : ''} stored AS (
+    return `WITH r AS (${rows}), stored AS (
   INSERT INTO listen_samples (${columnList(SAMPLE_ROW)})
-  SELECT ${valueExpressions(SAMPLE_ROW, 1, ref).join(', ')}${o.many ? ' FROM r' : ''}
-   WHERE ${current(ref)}${o.many ? ' ORDER BY r.n' : ''}
+  SELECT ${rowValues(SAMPLE_ROW, p).join(', ')} FROM r
+   WHERE EXISTS (SELECT FROM sources s WHERE ${currentSourceSql('s', p)})
+   ORDER BY r.n
   RETURNING agent_id, source_id, sample_id
-)${o.trimRefused ? trim : ''}
-SELECT ${o.many ? 'r.n FROM r JOIN stored ON stored.sample_id = r.p2::uuid' : 'sample_id FROM stored'}`;
+)${trimRefused ? trim : ''}
+SELECT r.n FROM r JOIN stored ON stored.sample_id = ${p('sample_id', 'uuid')}`;
+  });
 }
 
-// A row back for each sample stored; none for one whose token is no longer current.
-const writeSamples = together<{ sample_id?: string }>({
-  one: storeSql({ many: false, trimRefused: false }),
-  many: storeSql({ many: true, trimRefused: false }),
-});
-const writeRefused = together<{ sample_id?: string }>({
-  one: storeSql({ many: false, trimRefused: true }),
-  many: storeSql({ many: true, trimRefused: true }),
-});
+const STORE_SAMPLE = storeSql(false);
+const STORE_REFUSED = storeSql(true);
+
+/** The source a sample is stored for, as the request knows it (`currentSourceValues`). */
+export type CurrentSource = ReturnType<typeof currentSourceValues>;
 
 /**
- * Stores a Listen sample, together with the samples stored at the same moment (db/together.ts): one
- * statement and one commit for all of them; when that statement fails, each is stored by itself, so
- * one sample's fault is only its own. Returns its id, or null when the token no longer names the
+ * Stores samples, each with the samples stored at the same moment (db/together.ts): one statement
+ * and one commit for all of them; when that statement fails, each is stored by itself, so one
+ * sample's fault is only its own. Each returns its id, or null when the token no longer names the
  * source at the revision given (nothing stored: the caller asks the database for the source again).
  */
-export function storeListenSample(
-  db: Database,
-  s: NewListenSample,
-  source: CurrentSource,
-): Promise<string | null> {
-  return storeChecked(writeSamples, db, s, source);
+export interface SampleStore {
+  /** A Listen sample. */
+  listen(s: NewListenSample, source: CurrentSource): Promise<string | null>;
+  /** A refused live delivery; the source's older refused ones beyond the limit are forgotten. */
+  refused(s: NewListenSample & { listen: false }, source: CurrentSource): Promise<string | null>;
 }
 
-/**
- * Stores a refused live delivery and forgets the source's older refused ones beyond the limit,
- * together with the refused deliveries of the same moment (db/together.ts). Returns its id, or null
- * when the token no longer names the source at the revision given (nothing stored or forgotten).
- */
-export function storeRefusedSample(
-  db: Database,
-  s: NewListenSample & { listen: false },
-  source: CurrentSource,
-): Promise<string | null> {
-  return storeChecked(writeRefused, db, s, source);
-}
-
-/** A sample by a statement that stores it only while the token is current: its id, or null. */
-async function storeChecked(
-  write: typeof writeSamples,
-  db: Database,
-  s: NewListenSample,
-  source: CurrentSource,
-): Promise<string | null> {
-  const sampleId = newId();
-  const params = [...sampleParams(s, sampleId), source.token_hash, source.revision];
-  const row = await write(db, { params, claims: [] });
-  return row ? sampleId : null;
+export function createSampleStore(db: Database): SampleStore {
+  const stored =
+    (write: (call: Call) => Promise<unknown>) => async (s: NewListenSample, source: CurrentSource) => {
+      const sampleId = newId();
+      const row = await write({ values: { ...sampleRow(s, sampleId), ...source }, claims: [] });
+      return row ? sampleId : null;
+    };
+  return { listen: stored(together(db, STORE_SAMPLE)), refused: stored(together(db, STORE_REFUSED)) };
 }
 
 /** Forgets samples older than SAMPLE_LIMITS.retentionDays. Returns how many were removed. */

@@ -1,5 +1,6 @@
 import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
+import { run, sql } from '../db/statement.ts';
 import { hashToken, newSourceToken, tokenKey } from './tokens.ts';
 
 /**
@@ -58,16 +59,6 @@ export interface TokenOwner {
   active: boolean;
 }
 
-/** The active source a token names, or null. */
-export async function findActiveSourceByToken(
-  db: Queryable,
-  token: string,
-): Promise<AuthenticatedSource | null> {
-  const hash = hashToken(token);
-  const owner = (await findSourcesByTokenHash(db, [hash])).get(hash);
-  return owner?.active ? owner.source : null;
-}
-
 /** The sources some token hashes name, active or not, by hash, in one query; a hash not found names none. */
 export async function findSourcesByTokenHash(
   db: Queryable,
@@ -89,18 +80,38 @@ export async function hasUncheckedTokens(db: Queryable): Promise<boolean> {
 }
 
 /**
- * Whether the token still names this source, active, at this revision: what a write checks, in its
- * own transaction, when the gateway took the source from memory.
+ * The condition that the sources row `s` is the one a request took from memory: its token still
+ * names it, active, at the revision read. Every write of a delivery checks it in its own statement
+ * (`p` reads the parameters `token_hash`, `source_id` and `revision`), so a revoked token or a
+ * changed source writes nothing and the gateway asks the database again.
  */
+export function currentSourceSql(
+  s: string,
+  p: (name: 'token_hash' | 'source_id' | 'revision', type: string) => string,
+): string {
+  return `${s}.token_hash = ${p('token_hash', 'text')} AND ${s}.source_id = ${p('source_id', 'uuid')}
+     AND ${s}.revision = ${p('revision', 'integer')} AND ${s}.active`;
+}
+
+/** The token's hash and the source as a request knows them: the values `currentSourceSql` checks. */
+export function currentSourceValues(
+  tokenHash: string,
+  source: Pick<AuthenticatedSource, 'source_id' | 'revision'>,
+) {
+  return { token_hash: tokenHash, source_id: source.source_id, revision: source.revision };
+}
+
+const IS_SOURCE_CURRENT = sql<'token_hash' | 'source_id' | 'revision'>(
+  (p) => `SELECT 1 FROM sources s WHERE ${currentSourceSql('s', p)}`,
+);
+
+/** Whether the token still names this source, active, at this revision (`currentSourceSql`). */
 export async function isSourceCurrent(
   db: Queryable,
   tokenHash: string,
   source: Pick<AuthenticatedSource, 'source_id' | 'revision'>,
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'SELECT 1 FROM sources WHERE token_hash = $1 AND source_id = $2 AND revision = $3 AND active',
-    [tokenHash, source.source_id, source.revision],
-  );
+  const { rowCount } = await run(db, IS_SOURCE_CURRENT, currentSourceValues(tokenHash, source));
   return rowCount > 0;
 }
 

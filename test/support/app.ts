@@ -4,7 +4,8 @@ import { buildApp, type AppDeps } from '../../src/app.ts';
 import type { Database } from '../../src/db/index.ts';
 import { maintainTables } from '../../src/db/maintenance.ts';
 import { createAgent } from '../../src/admin/agent-repository.ts';
-import { createSource } from '../../src/sources/source-repository.ts';
+import { createSource, findSourcesByTokenHash } from '../../src/sources/source-repository.ts';
+import { hashToken } from '../../src/sources/tokens.ts';
 import { createTestDb, type TestDb } from './db.ts';
 import { faultyDb, type FaultyDb } from './faulty-db.ts';
 
@@ -121,6 +122,13 @@ export async function seedSource(
   const agent = await createAgent(db, { name: agentName, timezone });
   const { source, token } = await createSource(db, agent.agent_id, `${agentName} source`);
   return { agent_id: agent.agent_id, source_id: source.source_id, token };
+}
+
+/** The active source a token names, or null. */
+export async function activeSourceOf(db: Database, token: string) {
+  const hash = hashToken(token);
+  const owner = (await findSourcesByTokenHash(db, [hash])).get(hash);
+  return owner?.active ? owner.source : null;
 }
 
 /** One admin API request through `app.inject`, with the test key; `body` is sent as JSON. */
