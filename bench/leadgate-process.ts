@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serverNodeFlags } from '../src/cli/node-flags.ts';
+import { loadConfig } from '../src/config.ts';
 import { createDb } from '../src/db/index.ts';
 import { urlWithSchema } from '../test/support/db.ts';
 
@@ -14,17 +16,22 @@ export async function startLeadgate(
   env: Record<string, string>,
   ready: RegExp,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  // BENCH_NODE_ARGS: flags for the server's node (`--cpu-prof`, say), to see where its time goes.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const childEnv = {
+    ...process.env,
+    PORT: '0',
+    RATE_LIMIT_RPS: '0',
+    ADMIN_API_KEY: ADMIN_KEY,
+    LEADGATE_DEMO: '0',
+    ...env,
+  };
+  // Node started with the flags the server wants, as `npm start` does: no launcher in between.
+  // BENCH_NODE_ARGS: more flags for the server's node (`--cpu-prof`, say), to see where its time goes.
+  const nodeArgs = [
+    ...serverNodeFlags(loadConfig(childEnv)),
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, 'bin/leadgate.js', ...args], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      RATE_LIMIT_RPS: '0',
-      ADMIN_API_KEY: ADMIN_KEY,
-      LEADGATE_DEMO: '0',
-      ...env,
-    },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

@@ -69,14 +69,14 @@ export const LIMITS = {
   uncheckedTokensRecheckMs: 60_000,
   /**
    * A server's JavaScript heap may grow this many percent past what its last full collection kept
-   * before the next one (HEAP_GROWTH_PERCENT). V8's own factor let a busy server's heap swing
-   * between about 50 and 175 MB, and its RSS between 194 and 280 MB, over a soak.
+   * before the next one (HEAP_GROWTH_PERCENT): V8's own, larger factor lets a busy server's memory
+   * swing widely. Set as node starts (cli/node-flags.ts).
    */
   heapGrowthPercent: 50,
   /**
    * An embedded server, which holds its database as well, keeps its young generation's semi-space
-   * to 4 MB of V8's 16 (SEMI_SPACE_MB, src/heap.ts): with 8 MB of shared buffers, that kept it
-   * under 250 MB where it reached 258-280, at up to a fifth fewer requests a second.
+   * to 4 MB of V8's 16 (SEMI_SPACE_MB): memory is what a small machine is short of. Set as node
+   * starts (cli/node-flags.ts).
    */
   embeddedSemiSpaceMb: 4,
   /** Resends (source, key, body digest) each process remembers as having used their key. */
@@ -191,8 +191,7 @@ export interface Config {
   semiSpaceMb: number;
   /**
    * The embedded database's shared buffers in MB (EMBEDDED_SHARED_BUFFERS_MB): less memory for
-   * more reads of its files (through the system's cache); 8 instead of 16 took 10 MB off an
-   * embedded server's RSS at about 5 % fewer requests a second.
+   * more reads of its files (through the system's cache).
    */
   embeddedSharedBuffersMb: number;
   automations: AutomationConfig;

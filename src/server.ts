@@ -18,7 +18,6 @@ import { createMetrics } from './metrics/metrics.ts';
 import { purgeExpiredKeys } from './idempotency/key-store.ts';
 import { purgeExpiredSamples } from './listen/listen-sample-repository.ts';
 import { GATEWAY_PATH } from './gateway/routes.ts';
-import { limitHeapGrowth, limitSemiSpace } from './heap.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -152,7 +151,6 @@ export async function startServer(
   config: Config,
   opts: { handleSignals?: boolean; banner?: boolean } = {},
 ): Promise<RunningServer> {
-  limitHeapGrowth(config.heapGrowthPercent);
   // A connection that fails (a database restart, a killed backend) is logged; the process goes on.
   let reportConnectionError = (err: Error): void => {
     process.stderr.write(`database connection failed: ${err.message}\n`);
@@ -161,8 +159,10 @@ export async function startServer(
   const lifecycle = { closing: false };
   const metrics = createMetrics(() => queueStats(db));
   let app: FastifyInstance;
+  let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
-    const { admin, demo } = await prepare(db, config);
+    prepared = await prepare(db, config);
+    const { admin } = prepared;
     app = await buildApp({
       db,
       metrics,
@@ -180,8 +180,6 @@ export async function startServer(
       app.log.warn({ err }, 'database connection failed; the pool reconnects');
     };
     await app.listen({ port: config.port, host: config.host });
-    limitSemiSpace(config.semiSpaceMb); // once started: see src/heap.ts
-    if (opts.banner !== false) printBanner(config, listeningUrl(app), admin, demo);
   } catch (err) {
     await cleanup();
     throw err;
@@ -209,6 +207,8 @@ export async function startServer(
     installProcessGuards(app);
     exitOnSignals(stop, app.log);
   }
+  // Last: whoever waits for the banner may stop the server at once, and it stops as it should.
+  if (opts.banner !== false) printBanner(config, listeningUrl(app), prepared.admin, prepared.demo);
   return { app, db, url: listeningUrl(app), stop };
 }
 
@@ -227,7 +227,6 @@ function purgeExpiredRows(db: Database, log: Pick<pino.Logger, 'warn'>): void {
  * sending scales apart from receiving. SIGTERM/SIGINT finish the round in progress, then exit 0.
  */
 export async function startWorker(config: Config): Promise<{ stop(): Promise<void> }> {
-  limitHeapGrowth(config.heapGrowthPercent);
   const log = pino({ level: config.logLevel });
   const { db, close } = await openDatabase(config, (err) => log.warn({ err }, 'database connection failed'));
   try {

@@ -12,8 +12,9 @@ afterAll(() => {
   for (const d of [dir, ...dataDirs]) rmSync(d, { recursive: true, force: true });
 });
 
-// Loaded into the server (NODE_OPTIONS): the largest semi-space of its main thread, every 20 ms,
-// printed as it stops.
+// Loaded into each process of the server (NODE_OPTIONS: the launcher and the node it starts with
+// its flags): the largest semi-space of its main thread, every 20 ms, and its node flags, printed
+// as it stops.
 const probe = join(dir, 'probe.mjs');
 writeFileSync(
   probe,
@@ -26,17 +27,22 @@ if (isMainThread) {
     max = Math.max(max, (s.space_used_size + s.space_available_size) / 2 ** 20);
   };
   setInterval(read, 20).unref();
-  process.once('SIGTERM', () => { read(); process.stdout.write('SEMI-SPACE MAX ' + max + '\\n'); });
+  process.once('SIGTERM', () => {
+    read();
+    process.stdout.write('SEMI-SPACE MAX ' + max + ' FLAGS ' + process.execArgv.join(' ') + '\\n');
+  });
 }
 `,
 );
 
 /**
- * The largest semi-space an embedded `leadgate serve` has while it starts and takes 300 leads: the
- * compiled server, as `npm start` runs it (from the sources, tsx's loader threads would reconfigure
- * V8's heap at moments of their own; see src/heap.ts).
+ * The largest semi-space an embedded `leadgate serve` has while it starts and takes 300 leads, and
+ * the node flags of the process that served: the compiled server, as `npm start` runs it.
  */
-async function semiSpaceOfServeMb(env: Record<string, string>, name: string): Promise<number> {
+async function semiSpaceOfServeMb(
+  env: Record<string, string>,
+  name: string,
+): Promise<{ mb: number; flags: string }> {
   const dataDir = migratedDataDir(`leadgate-semi-${name}-`);
   dataDirs.push(dataDir);
   const server = await startBinProcess(
@@ -56,17 +62,55 @@ async function semiSpaceOfServeMb(env: Record<string, string>, name: string): Pr
   } finally {
     await server.stop();
   }
-  const max = /SEMI-SPACE MAX ([\d.]+)/.exec(server.output());
-  if (!max) throw new Error(`no probe output:\n${server.output()}`);
-  return Number(max[1]);
+  // The launcher's own line and the server's: the server is the one that grew.
+  const lines = [...server.output().matchAll(/SEMI-SPACE MAX ([\d.]+) FLAGS (.*)/g)];
+  if (lines.length === 0) throw new Error(`no probe output:\n${server.output()}`);
+  const served = lines.reduce((a, b) => (Number(a[1]) >= Number(b[1]) ? a : b));
+  return { mb: Number(served[1]), flags: served[2] ?? '' };
 }
 
 // An embedded server's setting: the suite on PostgreSQL has no migrated embedded database to start from.
 describe.skipIf(TEST_DATABASE_URL)('an embedded server’s young generation', () => {
-  it('When leadgate serve starts on the embedded database, then its semi-space grows to SEMI_SPACE_MB’s 4 MB and no further, where with 0 V8 grows it past', async () => {
-    expect(await semiSpaceOfServeMb({ SEMI_SPACE_MB: '0' }, 'v8')).toBeGreaterThan(4);
+  it('When leadgate serve starts on the embedded database, then node runs it with a 4 MB semi-space and the heap growth set, where with SEMI_SPACE_MB=0 V8 grows the space past', async () => {
+    const free = await semiSpaceOfServeMb({ SEMI_SPACE_MB: '0' }, 'v8');
+    expect(free.mb).toBeGreaterThan(4);
+    expect(free.flags).not.toContain('--max-semi-space-size');
     const limited = await semiSpaceOfServeMb({}, 'default');
-    expect(limited).toBeLessThanOrEqual(4);
-    expect(limited).toBeGreaterThan(2); // held while starting (1-2 MB), let grow to the limit once listening
+    expect(limited.mb).toBeLessThanOrEqual(4);
+    expect(limited.flags).toContain('--max-semi-space-size=4');
+    expect(limited.flags).toContain('--heap-growing-percent=50');
   }, 90_000);
+});
+
+describe('a server started without the node flags it wants', () => {
+  const start = (name: string) => {
+    const dataDir = migratedDataDir(`leadgate-launch-${name}-`);
+    dataDirs.push(dataDir);
+    return startBinProcess(
+      ['serve'],
+      { DATABASE_URL: '', DATA_DIR: dataDir, ADMIN_API_KEY: 'k', LEADGATE_DEMO: '0' },
+      /listening on (http:\/\/\S+)/,
+    );
+  };
+  const answers = (url: string) =>
+    fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+
+  it('When it is stopped with SIGTERM, then the node it runs in stops as a server does and the launcher exits 0', async () => {
+    const server = await start('term');
+    expect(await answers(server.url)).toBe(true);
+    expect(await server.stop('SIGTERM')).toBe(0);
+    expect(await answers(server.url)).toBe(false);
+  }, 60_000);
+
+  it('When its launcher is killed, then the server goes with it', async () => {
+    const server = await start('kill');
+    expect(await answers(server.url)).toBe(true);
+    await server.stop('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while ((await answers(server.url)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await answers(server.url)).toBe(false);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { holdSemiSpace } from '../heap.ts';
+import { relaunchWith, serverNodeFlags } from './node-flags.ts';
 import { CliError } from './api-client.ts';
 import { json } from './output.ts';
 import type { CliIo } from './io.ts';
@@ -19,8 +19,7 @@ export function addServerCommands(program: Command, io: CliIo): void {
     )
     .action(async (opts: { workers?: number }) => {
       const config = configFrom(io.env);
-      // Before the server's modules load: V8 keeps a young generation as large as it has grown.
-      if (config.semiSpaceMb > 0) holdSemiSpace();
+      await relaunchWith(serverNodeFlags(config));
       if (opts.workers !== undefined) {
         const { serveWithWorkers, WorkersError } = await import('../cluster.ts');
         try {
@@ -42,6 +41,7 @@ export function addServerCommands(program: Command, io: CliIo): void {
     )
     .action(async () => {
       const config = configFrom(io.env);
+      await relaunchWith(serverNodeFlags(config));
       const { startWorker } = await import('../server.ts');
       await startWorker(config);
     });
