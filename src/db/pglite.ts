@@ -5,7 +5,6 @@ import { promisify } from 'node:util';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
 import { LIMITS } from '../config.ts';
 import type { Database, QueryResult, Queryable } from './database.ts';
-import { bindExecuteSync } from './pglite-messages.ts';
 import { statementName } from './statement-names.ts';
 
 type Message = Parameters<typeof parse.parseResults>[0][number];
@@ -35,8 +34,8 @@ export interface PglitePlace {
  *
  * Parameterized statements run prepared, as on a server (statement-names.ts): PGlite's own `query`
  * parses, plans and describes every statement on every call, which for a delivery's one statement
- * costs about three times what executing it does. Here a statement is parsed and described once;
- * each call is one Bind + Execute + Sync (pglite-messages.ts), read by PGlite's own result parser.
+ * costs several times what executing it does. Here a statement is parsed and described once; each
+ * call is one Bind + Execute + Sync, written and read by PGlite's own protocol functions.
  */
 export async function createPgliteDb({ dir, image, sharedBuffersMb }: PglitePlace): Promise<Database> {
   if (dir) await initialise(dir);
@@ -74,7 +73,14 @@ export async function createPgliteDb({ dir, image, sharedBuffersMb }: PglitePlac
   ) => {
     const statement = prepared.get(sql) ?? (await prepare(sql, name, inTransaction));
     const values = params.map((value, i) => serialize(db, value, statement.paramTypes[i]));
-    const messages = await exchange(bindExecuteSync(statement.name, values), inTransaction);
+    const messages = await exchange(
+      concat([
+        protocol.serialize.bind({ statement: statement.name, values }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      ]),
+      inTransaction,
+    );
     const [result] = parse.parseResults([...statement.shape, ...messages], db.parsers);
     return toQueryResult<T>(result ?? { rows: [], fields: [] });
   };
@@ -103,9 +109,9 @@ export async function createPgliteDb({ dir, image, sharedBuffersMb }: PglitePlac
 }
 
 // PGlite's own settings, with shared buffers sized for one agency's database rather than a server's
-// (the operating system caches the files beneath them all the same), and ANALYZE sampling 3,000
-// rows a table rather than 30,000: analyzing the leads table took 700 ms at 40,000 leads (64 ms so),
-// every other statement waiting meanwhile, and one agency's plans need no finer statistics.
+// (the operating system caches the files beneath them all the same), and ANALYZE sampling a tenth
+// of PostgreSQL's default rows a table: every other statement waits while the one connection
+// analyzes, and one agency's plans need no finer statistics.
 const startParams = (sharedBuffersMb: number = LIMITS.embeddedSharedBuffersMb) => [
   ...PGlite.defaultStartParams,
   '-c',
@@ -115,8 +121,8 @@ const startParams = (sharedBuffersMb: number = LIMITS.embeddedSharedBuffersMb) =
 ];
 
 /**
- * A new data directory is made by PGlite's initdb, which leaves about 500 MB of WebAssembly memory
- * that a process never gives back; it runs in a short-lived child process instead, so a server's
+ * A new data directory is made by PGlite's initdb, which leaves hundreds of MB of WebAssembly
+ * memory that a process never gives back; it runs in a short-lived child process instead, so a server's
  * first start uses no more memory than every later one.
  */
 async function initialise(dir: string): Promise<void> {
