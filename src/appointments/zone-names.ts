@@ -6,9 +6,8 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 /**
  * The time written with a pattern of luxon's tokens, then the zone's short name as a US reader
  * knows it ("Fri, Jan 15, 1:30 PM CST"): what luxon's `ZZZZ` token writes, but with one
- * Intl.DateTimeFormat per zone made once. luxon makes a new one on every `ZZZZ`, which costs tens
- * of microseconds and ICU memory outside the JavaScript heap that stays until a full garbage
- * collection: at a few hundred appointments a second it held 100 MB and more.
+ * Intl.DateTimeFormat per zone made once. luxon makes a new one on every `ZZZZ`, which costs time
+ * and ICU memory outside the JavaScript heap that stays until a full garbage collection.
  */
 export function formatWithZoneName(at: DateTime, pattern: string): string {
   if (!at.isValid) return at.toFormat(pattern);

@@ -17,9 +17,8 @@ const FAN_OUT_LOCK = 7_420_003;
  * Deletes the round's messages, each found by its key (agent and message) among those not yet
  * handed on; nothing reads a message once it is handed on (its webhook deliveries carry their own
  * bodies). Marking it dispatched instead wrote a new copy of it, payload and all, and a new index
- * entry, since the index of messages still to hand on names `dispatched_at`: a new lead's log was
- * 6.6 KB, 6.0 with the delete. By the message alone, which no index leads with, every round read
- * the whole outbox (11 ms a round at 10,000 messages on the embedded database). The messages an
+ * entry, since the index of messages still to hand on names `dispatched_at`. By the message alone,
+ * which no index leads with, every round would read the whole outbox. The messages an
  * earlier version marked are deleted by migrations/0020; `dispatched_at IS NULL` keeps any an older
  * process still marks out of every round.
  */
@@ -71,8 +70,8 @@ export interface FanOutRound {
  * do not wait on each other's answers are sent together.
  *
  * On PostgreSQL the round is one transaction: it takes the fan-out's lock and locks its messages
- * as it reads them, so rounds of several workers take turns, and four waits lie between its begin
- * and its commit (it was eleven). The embedded database is one connection, which a transaction
+ * as it reads them, so rounds of several workers take turns, and few waits lie between its begin
+ * and its commit: its statements that do not wait on each other go together. The embedded database is one connection, which a transaction
  * holds until it ends, and each of those waits is a turn of the server's busy event loop that every
  * delivery behind it waited out too; and only one process opens it. There the round reads without
  * a lock or a transaction, deliveries' statements running between its reads, and writes in a
@@ -81,8 +80,7 @@ export interface FanOutRound {
  *
  * Up to `claim.texts` texts due at once are written already claimed for `claim.leaseMs` and
  * returned with their leads, for this worker's sender: claimed by a statement of its own, a text's
- * row was written three times (scheduled, claimed, sent) and its lead read twice, and the claim
- * alone took a fifth of PostgreSQL's time for new leads' follow-ups.
+ * row would be written once more and its lead read again.
  */
 export async function fanOut(
   db: Database,

@@ -5,9 +5,8 @@ import type { Queryable } from '../db/index.ts';
  * What of a lead its follow-ups read — the plan (`planFollowUps`), the zone (`leadZone`), and the
  * sender at sending time — with the values its full view has for them (`getLeadViews`). The
  * dispatcher reads this much of every lead it hands on and the whole lead only for webhooks: the
- * whole view of 200 leads a round (custom fields, consent, every field) lived through the round's
- * waits, was most of what the server's young heap promoted to its old one, and so of its full
- * collections. `test/follow-up-leads.test.ts` holds the follow-ups to these keys and the values to
+ * whole view of a round's leads (custom fields, consent, every field) lives through the round's
+ * waits, and would be most of what the server's young heap promotes to its old one. `test/follow-up-leads.test.ts` holds the follow-ups to these keys and the values to
  * the full view's.
  */
 export const FOLLOW_UP_KEYS = [

@@ -31,9 +31,8 @@ export interface Pace {
  *   burst are one signal), and grows by one a window's worth of answers again, up to the import's
  *   concurrency. Else, after a hold, every row in flight went at once and most were refused again.
  *
- * With each row retrying on its own schedule, 300 rows 64 at a time took 16.2 s against 20/s in
- * bursts of 100 (paced: 10.9 s; the limit allows 10), and against bursts of 5, 23 rows were given
- * up after six 429s (paced: none), 2026-11-28.
+ * With each row retrying on its own schedule instead, an import against a source's limit was
+ * slower and, against small bursts, gave rows up after their six 429s.
  */
 export function createPace(concurrency: number, base: typeof fetch, clock: Clock = realClock): Pace {
   let heldUntil = 0;

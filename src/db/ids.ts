@@ -12,8 +12,8 @@ let prefix = '';
  * stay in memory however large the table grows. Ids are not secrets and say when they were made,
  * as the rows' own `created_at` does; what must not be guessed (tokens, keys) stays version 4.
  *
- * Made from `randomUUID`'s cached randomness (about 0.3 µs an id, over a million) rather than
- * fresh random bytes each time (about 5 µs, the `uuid` package's `v7`): a delivery makes several.
+ * Made from `randomUUID`'s cached randomness rather than fresh random bytes each time (as the
+ * `uuid` package's `v7` does, many times slower): a delivery makes several.
  */
 export function newId(now: number = Date.now()): string {
   if (now !== prefixTime) {

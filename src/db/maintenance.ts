@@ -14,9 +14,7 @@ interface Log {
  * off (only this installation's tables, skipping any another process is vacuuming). Without it
  * the rows deliveries and the dispatcher update (outbox messages, texts, webhook deliveries,
  * merged leads) leave dead versions every index scan steps over, and the planner never learns how
- * big a queue has grown. Measured: claiming due texts on the embedded database went from 1.3 to
- * 17.6 ms within seconds; on a PostgreSQL with autovacuum off, claiming 200 webhook deliveries
- * behind a 330,000-row backlog took 2.4 s (a sort of the whole backlog, planned for 200 rows).
+ * big a queue has grown (a claim of a few webhook deliveries then sorts the whole backlog).
  * Returns the function that stops it.
  */
 export async function maintainTables(db: Database, log: Log): Promise<() => void> {
@@ -75,9 +73,8 @@ export async function maintainTables(db: Database, log: Log): Promise<() => void
  * statistics were taken (or, never analyzed, past four pages), as autovacuum's analyze threshold
  * would have it. A statement's cached plan is made again when a table it reads is analyzed; until
  * then it keeps the sizes it was planned for. Planned while the contact keys were a handful of
- * rows, the new-contacts statement scanned them all for every lead instead of probing the primary
- * key: on a fresh embedded database a burst of new leads went from 0.5 ms a lead to 2.5 ms within
- * 5,000 leads, and the 30 s upkeep came too late (4× fewer new leads a second over a 10 s burst).
+ * rows, the new-contact statement scanned them all for every lead instead of probing the primary
+ * key, and a burst of new leads on a fresh database slowed down long before the regular upkeep.
  */
 export async function grownTables(db: Database): Promise<string[]> {
   const { rows } = await db.query<{ name: string }>(
@@ -94,10 +91,8 @@ export async function grownTables(db: Database): Promise<string[]> {
  * The VACUUMs the server must run itself, in turn; none when autovacuum takes care of it. On a
  * server, one statement for this installation's tables, skipping any another process is vacuuming.
  * The embedded database (one connection) gets a VACUUM and an ANALYZE per table, deliveries' statements
- * going in between: one VACUUM (ANALYZE) of the whole database took 1.2 s at 40,000 leads (its
- * statistics sample is smaller too: pglite.ts), and when it still ran in the server's thread a
- * VACUUM (ANALYZE) per table, run back to back, held the requests of its 30 s round for up to 500 ms
- * (repeat contacts' p99 519 ms; 165–168 ms split).
+ * going in between: one VACUUM (ANALYZE) of the whole database holds every request for as long as it
+ * runs (its statistics sample is smaller too: pglite.ts).
  */
 export async function vacuumStatements(db: Database): Promise<string[]> {
   if (db.kind !== 'pglite') {

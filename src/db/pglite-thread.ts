@@ -111,7 +111,7 @@ function startThread(place: PglitePlace): Worker {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(`./pglite-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
   // The thread's own JavaScript is little (messages, PGlite's result parsing): a small young
-  // generation holds it, where V8's default let the process's RSS grow by about 40 MB.
+  // generation holds it, where V8's default lets the process's memory grow for nothing.
   const options = {
     workerData: place,
     resourceLimits: { maxYoungGenerationSizeMb: LIMITS.embeddedThreadYoungMb },

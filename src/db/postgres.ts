@@ -74,8 +74,8 @@ export function createPostgresDb(
  * The connection string read as pg reads it (`pg-connection-string`, which also takes a Unix
  * socket's directory: `postgres://user@/db?host=/var/run/postgresql`), with `-c jit=off` added to
  * its `options` (kept, if it has some). Every statement here is a short one: JIT-compiling a plan
- * whose estimate looks large (a dispatcher's claim over a queue full of dead rows) cost 100 ms to
- * save nothing. Throws when the string is not one pg can read.
+ * whose estimate looks large (a dispatcher's claim over a queue full of dead rows) costs far more
+ * than it saves. Throws when the string is not one pg can read.
  */
 export function connectionConfig(connectionString: string): pg.ClientConfig {
   const config = parseIntoClientConfig(connectionString);
