@@ -18,6 +18,7 @@ function filesBelow(dir: string): string[] {
 function markdownFiles(): string[] {
   return [
     'README.md',
+    'CONTRIBUTING.md',
     ...[...filesBelow('docs'), ...filesBelow('src'), ...filesBelow('packages/sender')].filter(
       (f) => f.endsWith('.md') && !f.includes('/dist/'),
     ),
