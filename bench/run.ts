@@ -10,7 +10,9 @@
  * correct gateway never makes: two leads for one idempotency key, two leads for one phone. After each
  * scenario it waits for the dispatcher to empty the outbox and send the texts that are due ("drain
  * s"), so one scenario's follow-ups do not run during the next one's measurement.
- * Prints a table and writes bench/results/latest.json. No timing is asserted anywhere.
+ * Prints a table and writes bench/results/latest.json; after a whole run (neither BENCH_TARGETS nor
+ * BENCH_SCENARIOS set, and not BENCH_DOCS=0), also the summary in docs/benchmarks.md and the README's
+ * table (`bench/summary.ts`). No timing is asserted anywhere.
  *   npm run bench
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  * Env: BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS (default 50); for a partial run,
@@ -44,6 +46,7 @@ import { hashToken } from '../src/sources/tokens.ts';
 import { editQuery } from '../test/support/db.ts';
 import { lead } from './lead.ts';
 import { peakRssMb, resetPeakRss, withCpu } from './proc.ts';
+import { describeMachine, writeSummaries } from './summary.ts';
 import {
   adminPost,
   provisionSource,
@@ -624,7 +627,7 @@ function benchPgbench(
 // 17,588 at the start of the next, a quarter of an hour apart). Bare Fastify runs right before each
 // target's rejections, pgbench right after each PostgreSQL run, in that run's schema.
 const rows: Row[] = [];
-const checks: Record<string, object> = {};
+const checks: Record<string, Record<string, number>> = {};
 const bareBefore = (target: string) => async () => (wanted('bare') ? benchBareFastify(target) : null);
 
 /** The gateway on PostgreSQL in a schema of its own, its duplicate count, then pgbench in that schema. */
@@ -714,9 +717,33 @@ if (Object.keys(checks).length > 0) {
   console.log('Duplicates after every scenario (all must be 0):');
   console.table(checks);
 }
+/** The PostgreSQL server's version, for the machine the run is reported on. */
+async function postgresVersion(url: string): Promise<string> {
+  const db = await createDb({ databaseUrl: url });
+  try {
+    const { rows } = await db.query<{ server_version: string }>('SHOW server_version');
+    return rows[0]?.server_version ?? 'unknown';
+  } finally {
+    await db.close();
+  }
+}
+
+const machine = describeMachine(PG_URL ? await postgresVersion(PG_URL) : null);
+const run = {
+  started: STARTED.toISOString(),
+  finished: new Date().toISOString(),
+  machine,
+  texts,
+  seconds: SECONDS,
+  connections: CONNECTIONS,
+  rows,
+  ratios,
+  checks,
+};
 mkdirSync('bench/results', { recursive: true });
-writeFileSync(
-  'bench/results/latest.json',
-  `${JSON.stringify({ at: new Date().toISOString(), texts, seconds: SECONDS, connections: CONNECTIONS, node: process.version, rows, ratios, checks }, null, 2)}\n`,
-);
+writeFileSync('bench/results/latest.json', `${JSON.stringify({ ...run, node: process.version }, null, 2)}\n`);
 console.log('written: bench/results/latest.json');
+// A narrowed run is a measurement for its author, not the figures a newcomer should read.
+if (TARGETS.length === 0 && ONLY.length === 0 && process.env.BENCH_DOCS !== '0') {
+  console.log(`written: ${writeSummaries(run).join(', ')} (this run's summary, between their bench markers)`);
+}

@@ -18,6 +18,7 @@ function filesBelow(dir: string): string[] {
 function markdownFiles(): string[] {
   return [
     'README.md',
+    'CONTRIBUTING.md',
     ...[...filesBelow('docs'), ...filesBelow('src'), ...filesBelow('packages/sender')].filter(
       (f) => f.endsWith('.md') && !f.includes('/dist/'),
     ),
@@ -87,10 +88,40 @@ describe('docs: links', () => {
     const cited = new Set<string>();
     for (const path of filesBelow('src').filter((f) => f.endsWith('.ts'))) {
       const text = readFileSync(join(ROOT, path), 'utf8');
-      for (const [doc] of text.matchAll(/\bdocs\/[\w.-]+\.md\b/g)) cited.add(doc);
+      for (const [doc] of text.matchAll(/\bdocs\/[\w./-]+\.md\b/g)) cited.add(doc);
       expect(text, path).not.toMatch(/\.\.\/shared\/|decisions file/i);
     }
     for (const doc of cited) expect(existsSync(join(ROOT, doc)), doc).toBe(true);
+  });
+});
+
+describe('docs: decision records', () => {
+  const records = readdirSync(join(ROOT, 'docs/decisions'))
+    .filter((name) => name !== 'README.md')
+    .sort();
+  const index = readFileSync(join(ROOT, 'docs/decisions/README.md'), 'utf8');
+
+  it('When records are numbered, then the numbers run from 0001 without a gap, one file each', () => {
+    expect(records.length).toBeGreaterThan(0);
+    records.forEach((name, i) =>
+      expect(name).toMatch(new RegExp(`^${String(i + 1).padStart(4, '0')}-[a-z0-9-]+\\.md$`)),
+    );
+  });
+
+  it.each(records)(
+    'When %s is a record, then it is short, titled by its number and has its three parts',
+    (name) => {
+      const text = readFileSync(join(ROOT, 'docs/decisions', name), 'utf8');
+      expect(text.split('\n').length, `${name} has 60 lines or more`).toBeLessThan(60);
+      expect(text.split('\n')[0]).toMatch(new RegExp(`^# ${name.slice(0, 4)}\\. \\S`));
+      for (const part of ['## Context', '## Decision', '## Consequences'])
+        expect(text, `${name}: ${part}`).toContain(`\n${part}\n`);
+    },
+  );
+
+  it('When the index lists records, then it lists each exactly once and nothing else', () => {
+    const listed = [...index.matchAll(/\]\((\d{4}-[\w-]+\.md)\)/g)].map((m) => m[1]);
+    expect([...listed].sort()).toEqual(records);
   });
 });
 

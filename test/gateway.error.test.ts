@@ -94,7 +94,7 @@ describe('the contract’s error table', () => {
   });
 });
 
-describe('decisions (docs/decisions.md)', () => {
+describe('decisions (docs/decisions/0002–0008)', () => {
   it('when header and path tokens differ, then 401 INVALID_SOURCE_TOKEN saying they differ', async () => {
     const other = await seedSource(t.db, 'Other Agent');
     const res = await deliver(t.app, src.token, lead, {

@@ -52,7 +52,7 @@ function readScheduledAt(raw: string, explicitZone: string | null, issues: Field
   };
   if (parsed.kind === 'instant') return isStorable(parsed.utcMillis) ? parsed.utcMillis : outOfRange();
   if (parsed.kind === 'local') {
-    // Without an offset only the sender's own zone is trusted, else UTC (docs/decisions.md).
+    // Without an offset only the sender's own zone is trusted, else UTC (docs/decisions/0017-time-zones-and-local-times.md).
     const reading =
       explicitZone === null
         ? 'no appointment_timezone was given, so it was read as UTC'

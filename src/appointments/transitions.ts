@@ -1,8 +1,8 @@
 /**
  * The life of an appointment, as one pure function: what a delivery does to the agent's agenda,
  * given what is already there. No I/O; the gateway reads the state (row-locked), calls
- * `planAgenda`, and writes the changes it returns. The rules, and why: docs/decisions.md
- * ("Booking-scheduler events", "Repeat contacts").
+ * `planAgenda`, and writes the changes it returns. The rules, and why:
+ * docs/decisions/0013-statuses-and-appointments.md, docs/decisions/0019-booking-events.md.
  */
 
 export const APPOINTMENT_STATUSES = ['booked', 'rescheduled', 'canceled', 'no_show'] as const;

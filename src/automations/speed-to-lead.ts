@@ -27,7 +27,7 @@ export interface FollowUp {
 }
 
 /**
- * Speed to lead, decided without I/O (docs/decisions.md, "Automations"): a new lead with a phone
+ * Speed to lead, decided without I/O (docs/decisions/0040-texts-and-call-tasks.md): a new lead with a phone
  * goes into the agent's dial queue; a text goes out only with explicit SMS consent, never to an
  * opted-out number, never twice in 24 hours (so never past a state's daily cap), and only inside the
  * prospect's calling hours — outside them it waits for the next allowed minute. A lead that is

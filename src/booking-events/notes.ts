@@ -56,7 +56,7 @@ function line(label: string, value: string | null | undefined): string | null {
   return shown === null ? null : `${label}: ${shown}`;
 }
 
-/** `Time: 2027-01-15 19:30 UTC [America/Chicago]` (docs/decisions.md, "Booking notes time line"). */
+/** `Time: 2027-01-15 19:30 UTC [America/Chicago]` (docs/decisions/0017-time-zones-and-local-times.md). */
 function timeLine(start: string | null | undefined, zone: string | null | undefined): string | null {
   const shownStart = present(start);
   return shownStart === null ? null : `Time: ${formatNotesTime(shownStart, present(zone) ?? 'UTC')}`;

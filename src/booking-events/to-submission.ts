@@ -11,7 +11,7 @@ const UTM_FIELDS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_content', '
  * through the same mapper as any lead, so values are passed as sent (the mapper lowercases the
  * email and normalizes the phone) and only members with a value are written. The idempotency key
  * and `listen` are not part of it: the gateway takes them from the envelope (invitee uri plus event
- * name, see docs/decisions.md). Pure; never throws on any JSON object.
+ * name, see docs/decisions/0019-booking-events.md). Pure; never throws on any JSON object.
  */
 export function inviteeToSubmission(payload: JsonObject): JsonObject {
   const invitee = inviteeReader(payload);

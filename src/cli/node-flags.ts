@@ -3,7 +3,7 @@ import { constants } from 'node:os';
 import type { Config } from '../config.ts';
 
 /**
- * The V8 heap settings a server wants (docs/decisions.md, the embedded server's memory): its heap
+ * The V8 heap settings a server wants (docs/decisions/0053-v8-heap-flags-at-start.md): its heap
  * may grow HEAP_GROWTH_PERCENT past what the last full collection kept, and an embedded server's
  * young generation stays within SEMI_SPACE_MB. V8 reads both only as node starts.
  */

@@ -2,7 +2,7 @@ import { LIMITS } from '../config.ts';
 
 /**
  * Token bucket per source, in this process: `rps` sustained, `burst` at once. With several
- * gateway processes each keeps its own buckets (documented in docs/decisions.md); revocation,
+ * gateway processes each keeps its own buckets (docs/decisions/0007-several-processes.md); revocation,
  * idempotency and dedupe, which must be exact, live in the database instead.
  */
 export interface RateLimiter {
