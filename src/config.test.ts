@@ -62,6 +62,11 @@ describe("the server's heap growth", () => {
       /EMBEDDED_SHARED_BUFFERS_MB must be/,
     );
   });
+
+  it('When EMBEDDED_RETURN_MEMORY is 0, then the embedded server keeps glibc as it is; unset, it gives freed memory back', () => {
+    expect(loadConfig({}).embeddedReturnMemory).toBe(true);
+    expect(loadConfig({ EMBEDDED_RETURN_MEMORY: '0' }).embeddedReturnMemory).toBe(false);
+  });
 });
 
 describe('the webhook retry schedule', () => {

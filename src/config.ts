@@ -194,6 +194,8 @@ export interface Config {
    * more reads of its files (through the system's cache).
    */
   embeddedSharedBuffersMb: number;
+  /** Whether an embedded server gives the memory it frees back to the system (EMBEDDED_RETURN_MEMORY; db/freed-memory.ts). */
+  embeddedReturnMemory: boolean;
   automations: AutomationConfig;
 }
 
@@ -268,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heapGrowthPercent: intFrom(env, 'HEAP_GROWTH_PERCENT', LIMITS.heapGrowthPercent, 0),
     semiSpaceMb: intFrom(env, 'SEMI_SPACE_MB', databaseUrl ? 0 : LIMITS.embeddedSemiSpaceMb, 0),
     embeddedSharedBuffersMb: intFrom(env, 'EMBEDDED_SHARED_BUFFERS_MB', LIMITS.embeddedSharedBuffersMb, 1),
+    embeddedReturnMemory: env.EMBEDDED_RETURN_MEMORY !== '0',
     automations: automationConfig(env),
   };
 }

@@ -47,6 +47,7 @@ async function openDatabase(
         ...common,
         pgliteDir: join(config.dataDir, 'pgdata'),
         pgliteSharedBuffersMb: config.embeddedSharedBuffersMb,
+        pgliteReturnsMemory: config.embeddedReturnMemory,
       }),
       lock,
     );

@@ -1,19 +1,18 @@
 /**
- * Memory the process frees, given back to the system, on Linux with glibc.
+ * Memory the process frees, given back to the system, on Linux with glibc
+ * (docs/decisions/0034-embedded-server-gives-back-freed-memory.md; switched off with
+ * EMBEDDED_RETURN_MEMORY=0).
  *
  * glibc's allocator keeps what a process frees for its next allocations, and an embedded server
- * frees a lot: V8 compiles PGlite's hot WebAssembly functions on its background threads (80–98 MB
- * of compiler memory at the peak, by the database thread's `peak_malloced_memory`, all freed
- * within seconds), and a busy server frees thousands of small blocks a second besides. Left to
- * glibc, much of it stays: once a big block is freed, glibc keeps every later block up to that size
- * (up to 32 MB) in its heaps, and it gives back only the free memory at a heap's end, never free
- * pages between blocks still in use. Here blocks of `mapAtLeastBytes` and more get pages of their
- * own, given back when freed (what glibc's MALLOC_MMAP_THRESHOLD_ does at a process's start), and
- * every `everyMs` the free pages inside the heaps go back too (malloc_trim), which takes the
- * calling thread 1–3 ms; sooner when the process's memory has just grown fast (`grownBytes`), as it
- * does while V8 compiles under a first burst of load. An embedded server under the bench's load
- * went from 346–366 MB to 280–310 (2026-12-01, docs/performance.md); trimming alone gave back about
- * half as much.
+ * frees a lot: V8 compiles PGlite's hot WebAssembly functions on its background threads and frees
+ * that compiler memory within seconds, and a busy server frees thousands of small blocks a second
+ * besides. Left to glibc, much of it stays: once a big block is freed, glibc keeps every later
+ * block up to that size in its heaps, and it gives back only the free memory at a heap's end, never
+ * free pages between blocks still in use. Here blocks of `mapAtLeastBytes` and more get pages of
+ * their own, given back when freed (what glibc's MALLOC_MMAP_THRESHOLD_ does at a process's start),
+ * and every `everyMs` the free pages inside the heaps go back too (malloc_trim), from the database's
+ * thread; sooner when the process's memory has just grown fast (`grownBytes`), as it does while V8
+ * compiles under a first burst of load.
  *
  * glibc is reached through koffi, an FFI and an optional dependency: where it is not installed, or
  * the C library is not glibc (macOS, Windows, musl), nothing is done and the process keeps its
@@ -59,9 +58,8 @@ export interface ReturningOptions {
   everyMs: number;
   /**
    * And sooner, at the next of these checks, once the process's resident memory has grown by
-   * `grownBytes` since the last trim: when V8 compiles PGlite's hot functions under a first burst
-   * of load, 60–100 MB are taken and freed within two seconds, and a trim 5 s later came after the
-   * process's peak (docs/performance.md).
+   * `grownBytes` since the last trim: V8's compilation under a first burst of load takes and frees
+   * its memory within seconds, and a trim at the next interval would come after the peak.
    */
   checkMs: number;
   grownBytes: number;

@@ -20,6 +20,8 @@ export interface DbOptions {
   pgliteImage?: string;
   /** The embedded database's shared buffers in MB; LIMITS.embeddedSharedBuffersMb by default. */
   pgliteSharedBuffersMb?: number;
+  /** Whether the embedded database's thread gives freed memory back (freed-memory.ts); yes by default. */
+  pgliteReturnsMemory?: boolean;
   /** Told of every connection that fails (a server restart, a killed backend); the process goes on. */
   onConnectionError?: (err: Error) => void;
   /** How many calls may wait for a connection before more are refused with `DatabaseBusyError`. */
@@ -33,7 +35,12 @@ export async function createDb(opts: DbOptions): Promise<Database> {
     const db = createPostgresDb(opts.databaseUrl, { onConnectionError: opts.onConnectionError });
     return withBoundedWait(db, LIMITS.pgPoolSize + maxWaiting);
   }
-  const place = { dir: opts.pgliteDir, image: opts.pgliteImage, sharedBuffersMb: opts.pgliteSharedBuffersMb };
+  const place = {
+    dir: opts.pgliteDir,
+    image: opts.pgliteImage,
+    sharedBuffersMb: opts.pgliteSharedBuffersMb,
+    returnsMemory: opts.pgliteReturnsMemory,
+  };
   return withBoundedWait(await createPgliteThreadDb(place), 1 + maxWaiting);
 }
 

@@ -131,8 +131,11 @@ describe('the embedded database in its own thread', () => {
       const script = `import { readFileSync } from 'node:fs';
         import koffi from 'koffi';
         import { createPgliteThreadDb } from './src/db/pglite-thread.ts';
-        if (process.argv[1] === 'start') {
-          const db = await createPgliteThreadDb({ image: process.env.LEADGATE_TEST_PGLITE_IMAGE });
+        if (process.argv[1] !== 'alone') {
+          const db = await createPgliteThreadDb({
+            image: process.env.LEADGATE_TEST_PGLITE_IMAGE,
+            returnsMemory: process.argv[1] === 'start',
+          });
           await db.query('SELECT 1');
         }
         const libc = koffi.load('libc.so.6');
@@ -146,19 +149,24 @@ describe('the embedded database in its own thread', () => {
         memset(block, 1, 20 * 2 ** 20);
         free(block);
         console.log(rss() - before);`;
-      const keptMb = async (start: boolean) =>
+      const keptMb = async (how: 'alone' | 'start' | 'switched-off') =>
         Number(
           (
             await promisify(execFile)(
               process.execPath,
-              ['--import', 'tsx', '--input-type=module', '-e', script, start ? 'start' : 'alone'],
+              ['--import', 'tsx', '--input-type=module', '-e', script, how],
               { timeout: 20_000 },
             )
           ).stdout,
         );
-      const [alone, started] = await Promise.all([keptMb(false), keptMb(true)]);
+      const [alone, started, off] = await Promise.all([
+        keptMb('alone'),
+        keptMb('start'),
+        keptMb('switched-off'),
+      ]);
       expect(alone).toBeGreaterThan(15);
       expect(started).toBeLessThan(5);
+      expect(off).toBeGreaterThan(15); // EMBEDDED_RETURN_MEMORY=0: the thread leaves glibc as it is
     },
   );
 });

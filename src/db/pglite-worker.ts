@@ -13,13 +13,16 @@ if (!port) throw new Error('pglite-worker.ts runs as a worker thread');
 
 // Before PGlite starts, so the memory its WebAssembly's compilation frees goes back too; from this
 // thread, so the 1-3 ms a trim takes is never the server's event loop's.
-await keepReturningFreedMemory({
-  everyMs: LIMITS.embeddedTrimMs,
-  checkMs: LIMITS.embeddedTrimCheckMs,
-  grownBytes: LIMITS.embeddedTrimGrownMb * 1024 * 1024,
-  mapAtLeastBytes: LIMITS.embeddedMapAtLeastBytes,
-});
-const db = await createPgliteDb(workerData as PglitePlace);
+const place = workerData as PglitePlace;
+if (place.returnsMemory !== false) {
+  await keepReturningFreedMemory({
+    everyMs: LIMITS.embeddedTrimMs,
+    checkMs: LIMITS.embeddedTrimCheckMs,
+    grownBytes: LIMITS.embeddedTrimGrownMb * 1024 * 1024,
+    mapAtLeastBytes: LIMITS.embeddedMapAtLeastBytes,
+  });
+}
+const db = await createPgliteDb(place);
 
 /** An open transaction: its statement runner, and how the server's thread ends it. */
 interface Open {

@@ -27,6 +27,8 @@ export interface PglitePlace {
   image?: string;
   /** Shared buffers in MB (EMBEDDED_SHARED_BUFFERS_MB); LIMITS.embeddedSharedBuffersMb by default. */
   sharedBuffersMb?: number;
+  /** Whether its thread gives the memory it frees back to the system (freed-memory.ts); yes by default. */
+  returnsMemory?: boolean | undefined;
 }
 
 /**

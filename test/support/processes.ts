@@ -65,7 +65,10 @@ async function startProcess(
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`process did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // a process that did not start must not outlive the test
+      reject(new Error(`process did not start:\n${out}`));
+    }, 30_000);
     child.stdout?.on('data', () => {
       const m = ready.exec(out);
       if (m) {
