@@ -17,8 +17,8 @@ const zones = [
   ...layers.shared.map((file) => ({
     target: `./src/${file}`,
     from: './src',
-    except: [`./${file}`],
-    message: `src/${file} is shared by every folder and imports nothing of src/`,
+    except: shared,
+    message: `src/${file} is shared by every folder and imports nothing of src/ but the other shared files`,
   })),
   ...Object.entries(layers.entries).map(([file, allowed]) => ({
     target: `./src/${file}`,

@@ -1,6 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
-import { LIMITS, type Config } from './config.ts';
-import { prepareDatabase, printBanner, startServer } from './server.ts';
+import { LIMITS } from './limits.ts';
+import { type Config } from './config.ts';
+import { printBanner } from './banner.ts';
+import { prepareDatabase, startServer } from './server.ts';
 
 /** Which worker a process is (0 … N-1): a restarted worker keeps the number of the one it replaces. */
 const WORKER_INDEX = 'LEADGATE_WORKER_INDEX';

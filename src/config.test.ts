@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS, loadConfig } from './config.ts';
+import { LIMITS } from './limits.ts';
+import { loadConfig } from './config.ts';
 
 describe('configuration of the console and the client address', () => {
   it.each([

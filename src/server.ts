@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import { LIMITS, type Config } from './config.ts';
+import { LIMITS } from './limits.ts';
+import { type Config } from './config.ts';
 import { isTransientDbError } from './db/database.ts';
 import { createDb, type Database } from './db/index.ts';
 import { maintainTables } from './db/maintenance.ts';
@@ -17,7 +18,7 @@ import { queueStats } from './automations/queue-stats.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { purgeExpiredKeys } from './idempotency/key-store.ts';
 import { purgeExpiredSamples } from './listen/listen-sample-repository.ts';
-import { GATEWAY_PATH } from './gateway/routes.ts';
+import { printBanner } from './banner.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -285,52 +286,4 @@ function listeningUrl(app: FastifyInstance): string {
     return `http://${host}:${address.port}`;
   }
   return String(address);
-}
-
-/** What a new server tells its operator: where it listens, the admin key, and a working curl line. */
-export function printBanner(
-  config: Config,
-  url: string,
-  admin: { key: string; generated: boolean },
-  demo: DemoSource | null,
-): void {
-  // GATEWAY_PATH starts with /v1, which the public base URL already carries.
-  const gateway = `${config.port === 0 ? `${url}/v1` : config.publicBaseUrl}${GATEWAY_PATH.slice(3)}`;
-  const lines = [
-    '',
-    `Leadgate is listening on ${url} (${config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`})`,
-    // Shown once, when made: on a later start the key is where the operator keeps it, and standard
-    // output often goes to a log (journald, a container's) that must not collect it at every start.
-    admin.generated
-      ? `Admin API key: ${admin.key}  (generated, saved to ${join(config.dataDir, 'admin.key')})`
-      : `Admin API key: ${config.adminApiKey ? 'the one in ADMIN_API_KEY' : `in ${join(config.dataDir, 'admin.key')}`}`,
-  ];
-  if (demo?.token) {
-    lines.push(
-      `Demo agent ${demo.agent_id}, lead source ${demo.source_id}`,
-      `Demo source token (shown once): ${demo.token}`,
-      `Webhook URLs:`,
-      `  ${gateway}                  (token in the x-source-token header)`,
-      `  ${gateway}/v/${demo.token}`,
-      `Try it:`,
-      `  curl -s -X POST ${gateway} -H 'content-type: application/json' \\`,
-      `    -H 'x-source-token: ${demo.token}' \\`,
-      `    -d '{"name":"Jane Doe","phone":"(214) 555-0123","email":"jane@example.com","state":"TX"}'`,
-    );
-  } else if (demo) {
-    lines.push(
-      `Demo lead source ${demo.source_id} exists; its token was shown on first start.`,
-      `  New token: npx leadgate sources regenerate ${demo.source_id}`,
-      `Webhook URLs: ${gateway}  and  ${gateway}/v/<TOKEN>`,
-    );
-  }
-  lines.push(`Agent console: ${url}/console`);
-  if (demo?.login?.password) {
-    lines.push(`  Demo login (password shown once): ${demo.login.email} / ${demo.login.password}`);
-  } else if (demo?.login) {
-    lines.push(
-      `  Demo login: ${demo.login.email} (password shown on first start; new one: npx leadgate agents password ${demo.agent_id})`,
-    );
-  }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.ts';
-import { printBanner } from '../src/server.ts';
+import { printBanner } from '../src/banner.ts';
 
 /** What printBanner writes to standard output. */
 function banner(...args: Parameters<typeof printBanner>): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../src/config.ts';
+import { LIMITS } from '../src/limits.ts';
 import type { Database } from '../src/db/index.ts';
 import { recordCallOutcome } from '../src/automations/dial-queue.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';

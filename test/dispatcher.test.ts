@@ -4,7 +4,7 @@ import { createDb, type Database, type Queryable } from '../src/db/index.ts';
 import { fanOut } from '../src/automations/fan-out.ts';
 import { addDestination, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { createDispatcher } from '../src/automations/dispatcher.ts';
-import { LIMITS } from '../src/config.ts';
+import { LIMITS } from '../src/limits.ts';
 import { heldSmsProvider, testAutomationConfig, testDispatcher } from './support/automations.ts';
 import { countRows, deliver } from './support/deliver.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';

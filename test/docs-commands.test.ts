@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../src/cli/program.ts';
 import { loadConfig } from '../src/config.ts';
-import { printBanner } from '../src/server.ts';
+import { printBanner } from '../src/banner.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
 
 /**

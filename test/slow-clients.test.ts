@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../src/config.ts';
+import { LIMITS } from '../src/limits.ts';
 import { createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { GATEWAY } from './support/deliver.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../src/config.ts';
+import { LIMITS } from '../src/limits.ts';
 import { regenerateSourceToken } from '../src/sources/source-repository.ts';
 import {
   addDestination,

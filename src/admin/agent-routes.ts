@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { IANAZone } from 'luxon';
 import type { AdminDeps } from './deps.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { appError } from '../errors.ts';
 import { createAgentKey, listAgentKeys, revokeAgentKey } from './agent-keys.ts';
 import { createAgent, setAgentPassword, updateAgent } from './agent-repository.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import {
   listDeliveries,
   retryDelivery,

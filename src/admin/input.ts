@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { appError, type ErrorCode } from '../errors.ts';
 import { stripUnstorable } from '../ingest/sanitize.ts';
 import { isUuid } from '../sources/tokens.ts';

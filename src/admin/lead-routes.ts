@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import type { AdminDeps } from './deps.ts';
 import { listAgenda } from '../appointments/appointment-queries.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { appError } from '../errors.ts';
 import {
   decodeLeadCursor,

@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { appError } from '../errors.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { listBookingEvents } from '../booking-events/booking-event-repository.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AdminDeps } from './deps.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { appError } from '../errors.ts';
 import {
   createSource,

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
 import { insertHistory } from '../leads/lead-repository.ts';

@@ -1,5 +1,5 @@
 import type { AutomationConfig } from '../config.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';

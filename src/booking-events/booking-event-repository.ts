@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { insertRow, run, type RowShape } from '../db/statement.ts';

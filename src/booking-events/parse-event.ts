@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { isJsonObject, own, type JsonObject, type JsonValue } from '../json.ts';
 import { readGeneration } from './generations/index.ts';
 import { inviteeReader, isTrueFlag, objectAt, text } from './read-json.ts';

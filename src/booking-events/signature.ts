@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export type SignatureCheck =

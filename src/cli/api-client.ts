@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { isJsonObject } from '../json.ts';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findAgentLogin } from '../admin/agent-repository.ts';
 import { DECOY_HASH, passwordMatches } from '../admin/passwords.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import type { Queryable } from '../db/index.ts';
 import { stripUnstorable } from '../ingest/sanitize.ts';
 import { html } from './html.ts';

@@ -5,7 +5,7 @@ import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyFormbody from '@fastify/formbody';
 import fastifySession from '@fastify/session';
 import { settingMadeOnce, type Queryable } from '../db/index.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 
 declare module 'fastify' {
   interface Session {

@@ -7,7 +7,7 @@ import {
   listDestinations,
 } from '../automations/destination-repository.ts';
 import { DESTINATION_KINDS, type DestinationKind } from '../automations/payloads.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { stripUnstorable } from '../ingest/sanitize.ts';
 import { isUuid } from '../sources/tokens.ts';
 import {

@@ -9,7 +9,7 @@ import {
   retryDelivery,
   type DeliveryStatus,
 } from '../automations/delivery-repository.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { isUuid } from '../sources/tokens.ts';
 import type { Queryable } from '../db/index.ts';
 import { iso } from '../db/index.ts';

@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { DatabaseBusyError, isPgError, type Database } from './database.ts';
 import { createPgliteThreadDb } from './pglite-thread.ts';
 import { createPostgresDb } from './postgres.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestDb } from '../../test/support/db.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import type { Database } from './database.ts';
 import { grownTables, maintainTables, vacuumStatements } from './maintenance.ts';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { transactionStatements, type Database, type QueryResult } from './database.ts';
 import type { PglitePlace } from './pglite.ts';
 

@@ -2,7 +2,7 @@
 // statements of pglite.ts, answering the server's thread's calls one message each. Nothing else
 // runs here, so PostgreSQL's work never holds the server's event loop.
 import { parentPort, workerData } from 'node:worker_threads';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import type { Queryable } from './database.ts';
 import { keepReturningFreedMemory } from './freed-memory.ts';
 import { createPgliteDb, type PglitePlace } from './pglite.ts';

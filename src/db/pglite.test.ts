@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import type { Database } from './database.ts';
 import { createDb } from './index.ts';
 import { createPgliteDb } from './pglite.ts';

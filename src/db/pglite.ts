@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite, parse, protocol } from '@electric-sql/pglite';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import type { Database, QueryResult, Queryable } from './database.ts';
 import { statementName } from './statement-names.ts';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { transactionStatements, type Database, type QueryResult } from './database.ts';
 import { statementName } from './statement-names.ts';
 

@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import type { Database } from './database.ts';
 import { gathered } from './gathered.ts';
 import { run, type TwoForms, type Values } from './statement.ts';

@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { gathered } from '../db/gathered.ts';
 import type { Queryable } from '../db/index.ts';
 import { run, sql } from '../db/statement.ts';

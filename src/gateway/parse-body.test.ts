@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { isJsonObject, type JsonObject } from '../json.ts';
 import type { ParsedBody } from './parse-body.ts';
 import { countMembers } from '../ingest/envelopes/read-json.ts';

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { XMLParser } from 'fast-xml-parser';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { bracketDepth, countMembers, duplicateKeys } from '../ingest/envelopes/read-json.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import { defineOwn, isJsonObject, type JsonObject, type JsonValue } from '../json.ts';

@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 
 /**
  * Token bucket per source, in this process: `rps` sustained, `burst` at once. With several

@@ -1,5 +1,5 @@
 import type { ResolvedAppointment } from '../appointments/schedule.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { ERRORS, errorBody, unavailableError, type ErrorBody, type ErrorCode } from '../errors.ts';
 import { isSameContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
 import type { FieldWarning } from '../ingest/types.ts';

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import { ERRORS } from '../errors.ts';

@@ -16,7 +16,7 @@ import { recordListenEvent, recordListenSample } from './listen.ts';
 import { appointmentMessages } from './outbox-messages.ts';
 import { prepareLead } from './prepare-lead.ts';
 import { rejected, type DeliveryResult } from './result.ts';
-import { bookingEventRow } from './plan-write.ts';
+import { bookingEventRow } from './plan-records.ts';
 import { onDatabaseWord, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import type { Gateway } from './gateway.ts';
 import { failedWrite } from './write-delivery.ts';

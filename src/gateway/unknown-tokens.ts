@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 
 /**
  * Tokens that named no source a moment ago (made up, or replaced by a regenerated one): a flood of

@@ -1,6 +1,6 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { unavailableError } from '../errors.ts';
 
 /** Whether the process is shutting down: set on SIGTERM, read on every request. */

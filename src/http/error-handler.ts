@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { isRefusedValue, isTransientDbError } from '../db/database.ts';
 import { AppError, appError, errorBody, ERRORS, unavailableError, type ErrorCode } from '../errors.ts';
 import { noteForLog } from './logging.ts';

@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import type { JsonValue } from '../json.ts';
 
 export type KeyParse = { ok: true; key: string | undefined } | { ok: false; details: string };

@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import type { Queryable } from '../db/index.ts';
 import { columnList, rowValues, run, sql, type RowShape } from '../db/statement.ts';
 import type { JsonObject } from '../json.ts';

@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { isAdultAge } from './normalize/age.ts';
 import { ageOn } from './normalize/date-of-birth.ts';
 import type { FieldWarning, LeadFields } from './types.ts';

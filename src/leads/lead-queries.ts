@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { listLeadAppointments, type AppointmentView } from '../appointments/appointment-queries.ts';
 import { LEAD_FIELDS } from '../ingest/fields.ts';

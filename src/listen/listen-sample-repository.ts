@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
 import { columnList, rowValues, sqlForOneOrMany, type RowShape } from '../db/statement.ts';

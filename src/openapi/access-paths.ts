@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { CALL_OUTCOMES, LEAD_STATUSES } from '../leads/lead-status.ts';
 import { ADMIN_PREFIX, adminOperation, AGENT, BODY, ok } from './paths.ts';
 import { list, type Json } from './json-schema.ts';

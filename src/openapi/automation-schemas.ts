@@ -1,6 +1,6 @@
 import { DELIVERY_STATUSES } from '../automations/delivery-repository.ts';
 import { DESTINATION_KINDS } from '../automations/payloads.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { OUTBOX_TOPICS } from '../outbox/topics.ts';
 import { dateTime, list, nullable, ref, uuid, type Json } from './json-schema.ts';
 

@@ -1,5 +1,5 @@
 import { ERRORS, type ErrorCode } from '../errors.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { DELIVERY_STATUSES } from '../automations/delivery-repository.ts';
 import { buildAccessPaths, buildAccessSchemas } from './access-paths.ts';

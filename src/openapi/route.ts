@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { buildOpenApiDocument } from './index.ts';
 
 /** `GET /v1/openapi.json`: the OpenAPI 3.1 document, built once here and served as is. */

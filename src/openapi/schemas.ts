@@ -3,7 +3,7 @@ import { dateTime, list, nullable, ref, uuid, type Json } from './json-schema.ts
 import { ERRORS, type ErrorCode } from '../errors.ts';
 import { SCHEDULE_TYPE_SYNONYMS } from '../ingest/tables/synonyms.ts';
 import { leadFieldSchemas } from './lead-fields.ts';
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { LISTEN_MESSAGE } from '../gateway/result.ts';
 

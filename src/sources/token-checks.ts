@@ -1,4 +1,4 @@
-import { LIMITS } from '../config.ts';
+import { LIMITS } from '../limits.ts';
 import type { Queryable } from '../db/index.ts';
 import { hasUncheckedTokens } from './source-repository.ts';
 import { carriesCheck, tokenKey } from './tokens.ts';

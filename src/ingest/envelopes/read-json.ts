@@ -1,4 +1,4 @@
-import { LIMITS } from '../../config.ts';
+import { LIMITS } from '../../limits.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../../json.ts';
 
 /** A member as a non-blank string or a finite number written in decimal; else undefined. */

@@ -1,4 +1,4 @@
-import { LIMITS } from '../../config.ts';
+import { LIMITS } from '../../limits.ts';
 import { invalid, valid } from './result.ts';
 import type { Normalized } from './result.ts';
 import type { JsonValue } from '../../json.ts';
