@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
-import { queryValue } from '../admin/input.ts';
+import { queryValue } from './query.ts';
 import { listAgenda, type AgendaEntry } from '../appointments/appointment-queries.ts';
 import { html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';

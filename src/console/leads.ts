@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { parseLeadListQuery } from '../admin/lead-routes.ts';
-import { queryValue } from '../admin/input.ts';
+import { parseLeadListQuery } from '../admin/list-queries.ts';
+import { LeadListQuery } from '../admin/schemas/leads.ts';
+import { queryValue } from './query.ts';
 import { LEAD_CATEGORY_SYNONYMS } from '../ingest/tables/synonyms.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { encodeLeadCursor, listLeads, type LeadView } from '../leads/lead-queries.ts';
@@ -16,12 +17,16 @@ const POLL = 'every 2s';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The list's filters from the query string; a bad value is dropped with a note, never a 500. */
-function filters(query: unknown) {
+/**
+ * The list's filters from the query string, checked by the admin API's own schema and rules
+ * (`validationError`: what the schema found); a bad value is dropped with a note, never a 500.
+ */
+function filters(query: unknown, validationError: Error | undefined) {
+  if (validationError) throw validationError;
   const source = queryValue(query, 'source') ?? '';
   const wanted = queryValue(query, 'category') ?? '';
   const category = Object.hasOwn(LEAD_CATEGORY_SYNONYMS, wanted) ? wanted : '';
-  const parsed = parseLeadListQuery(query); // status, q, limit, cursor: the admin API's own rules
+  const parsed = parseLeadListQuery(query as Record<string, string | undefined>);
   return {
     ...parsed,
     ...(UUID.test(source) ? { source_id: source } : {}),
@@ -49,12 +54,13 @@ function rows(leads: LeadView[], zone: string, sourceNames: Map<string, string>)
 }
 
 export function registerLeadsPages(scope: FastifyInstance, deps: ConsoleDeps): void {
-  scope.get('/leads', async (request, reply) => {
+  const checked = { schema: { querystring: LeadListQuery }, attachValidation: true };
+  scope.get('/leads', checked, async (request, reply) => {
     const me = await signedIn(deps, request);
     let query;
     let problem = '';
     try {
-      query = filters(request.query);
+      query = filters(request.query, request.validationError);
     } catch (err) {
       problem =
         err instanceof Error && 'details' in err
@@ -153,11 +159,11 @@ curl -X POST ${deps.publicBaseUrl}/inbound-lead-gateway -H 'content-type: applic
   });
 
   // The first page's rows, polled every 2 s: a new lead shows without reloading.
-  scope.get('/leads/rows', async (request, reply) => {
+  scope.get('/leads/rows', checked, async (request, reply) => {
     const me = await signedIn(deps, request);
     let query = {};
     try {
-      query = filters(request.query);
+      query = filters(request.query, request.validationError);
     } catch {
       // the page said what was wrong; the poll shows the unfiltered list
     }

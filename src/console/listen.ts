@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { queryValue } from '../admin/input.ts';
+import { queryValue } from './query.ts';
 import { listSamples, type SampleView } from '../listen/listen-sample-repository.ts';
 import { listSources } from '../sources/source-repository.ts';
 import { fieldList } from './components.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { queryValue } from '../admin/input.ts';
+import { queryValue } from './query.ts';
 import { listCallTasks, recordCallOutcome } from '../automations/dial-queue.ts';
 import { retryText } from '../automations/sms-repository.ts';
 import { CALL_OUTCOMES, type CallOutcome } from '../leads/lead-status.ts';
