@@ -110,6 +110,10 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     const started = Date.now();
     await page.waitForSelector('text=Maria Gonzalez', { timeout: 5_000 });
     expect(Date.now() - started).toBeLessThan(4_000); // polled every 2 s; allow for a slow machine
+    // The live rows replace the empty state: no "No leads yet" above a table that holds a lead.
+    const main = (await page.textContent('main')) ?? '';
+    expect(main).not.toContain('No leads yet');
+    expect(main).not.toContain('curl -X POST');
     await shot('leads');
   });
 

@@ -9,7 +9,7 @@ import type { ConsoleDeps } from './deps.ts';
 import { html } from './html.ts';
 import { consolePage, signedIn } from './context.ts';
 import { queryValue } from './query.ts';
-import { leadRows, leadsPage, type LeadFilters } from './views/leads.ts';
+import { leadRows, leadsPage, wholeList, type LeadFilters } from './views/leads.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -100,6 +100,7 @@ export function registerLeadsPages(scope: FastifyInstance, deps: ConsoleDeps): v
       listSources(deps.db, me.agent.agent_id),
     ]);
     const names = new Map(sources.map((s) => [s.source_id, s.name]));
-    return reply.type('text/html').send(html`${leadRows(page.leads, me.agent.timezone, names)}`.text);
+    const start = wholeList(typed(request.query), true) ? webhookUrl(deps.publicBaseUrl) : undefined;
+    return reply.type('text/html').send(html`${leadRows(page.leads, me.agent.timezone, names, start)}`.text);
   });
 }

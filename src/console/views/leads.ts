@@ -32,11 +32,22 @@ export interface LeadsPageData {
   gatewayUrl: string;
 }
 
-/** The rows of the leads table, or the one row that says why there are none. */
-export function leadRows(leads: LeadView[], zone: string, sourceNames: Map<string, string>): Html | Html[] {
+/**
+ * The rows of the leads table, or the one row that says why there are none: no lead matches the
+ * filters, or (`gatewayUrl` given: the agent has none yet) how to send the first. The empty state
+ * is a row, so the live poll that brings the first lead replaces it.
+ */
+export function leadRows(
+  leads: LeadView[],
+  zone: string,
+  sourceNames: Map<string, string>,
+  gatewayUrl?: string,
+): Html | Html[] {
   if (leads.length === 0) {
     return html`<tr>
-      <td colspan="6" class="empty">No leads match these filters.</td>
+      <td colspan="6" class="empty">
+        ${gatewayUrl ? emptyState(gatewayUrl) : 'No leads match these filters.'}
+      </td>
     </tr>`;
   }
   return leads.map(
@@ -52,16 +63,17 @@ export function leadRows(leads: LeadView[], zone: string, sourceNames: Map<strin
   );
 }
 
+/** Whether the list is the agent's whole pipeline (first page, no filter): its empty state is the start. */
+export const wholeList = (filters: LeadFilters, firstPage: boolean) =>
+  firstPage && !Object.values(filters).some(Boolean);
+
 /** The leads page: filters, the table (live on the first page), the pager. */
 export function leadsPage(d: LeadsPageData): Html {
   const names = new Map(d.sources.map((s) => [s.source_id, s.name]));
   const status = LEAD_STATUSES.find((s) => s.toLowerCase() === d.filters.status.toLowerCase());
-  const anyFilter = Object.values(d.filters).some(Boolean);
-  const anyLeads = d.leads.length > 0 || anyFilter || !d.firstPage;
   return html`<main>
     <h1>Leads</h1>
     ${d.problem ? html`<p class="error" role="alert">${d.problem}</p>` : ''}
-    ${anyLeads ? '' : emptyState(d.gatewayUrl)}
     <form method="get" action="/console/leads" class="filters" role="search">
       <label
         >Search <input type="search" name="q" value="${d.filters.q}" placeholder="Name, phone or email"
@@ -91,7 +103,7 @@ export function leadsPage(d: LeadsPageData): Html {
     </form>
     ${dataTable(
       ['Name', 'Phone', 'Email', 'Status', 'Source', `Received (${d.zone})`],
-      leadRows(d.leads, d.zone, names),
+      leadRows(d.leads, d.zone, names, wholeList(d.filters, d.firstPage) ? d.gatewayUrl : undefined),
       {
         caption: `Leads, newest first${d.firstPage ? ', updated live' : ''}`,
         body: d.firstPage
@@ -104,7 +116,7 @@ export function leadsPage(d: LeadsPageData): Html {
 }
 
 function emptyState(gatewayUrl: string): Html {
-  return html`<section class="empty-state">
+  return html`<section class="empty-state" id="no-leads-yet">
     <h2>No leads yet</h2>
     <p>Send one with your source's token, from <a href="/console/sources">Sources</a>, for example:</p>
     <pre>
