@@ -114,6 +114,10 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     const main = (await page.textContent('main')) ?? '';
     expect(main).not.toContain('No leads yet');
     expect(main).not.toContain('curl -X POST');
+    // The phone as people read it, not the ten digits stored.
+    const row = (await page.textContent('#lead-rows tr:has-text("Maria Gonzalez")')) ?? '';
+    expect(row).toContain('(305) 555-0147');
+    expect(row).not.toContain('3055550147');
     await shot('leads');
   });
 
@@ -121,6 +125,7 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await page.click('text=Maria Gonzalez');
     await page.waitForSelector('h1:has-text("Maria Gonzalez")');
     expect(await page.textContent('main')).toContain('Coverage amount');
+    expect(await page.textContent('dl.fields')).toContain('(305) 555-0147');
     await send(agent.token, {
       name: 'Maria Gonzalez',
       phone: '305-555-0147',
@@ -188,6 +193,7 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await page.goto(`${base}/console/dial-queue`);
     const queue = (await page.textContent('main')) ?? '';
     expect(queue).toContain('Maria Gonzalez');
+    expect(queue).toContain('(305) 555-0147');
     expect(queue).toMatch(/\d{1,2}:\d{2} [AP]M E[SD]T \(America\/New_York\)/); // Maria's time, with its zone
     await shot('dial-queue');
     const row = page.locator('tr', { hasText: 'Maria Gonzalez' });

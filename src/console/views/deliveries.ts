@@ -1,5 +1,5 @@
 import { DELIVERY_STATUSES, type DeliveryView } from '../../automations/delivery-repository.ts';
-import { when } from '../format.ts';
+import { phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { actionButton, dataTable, options } from './components.ts';
 
@@ -86,7 +86,7 @@ function webhookRow(w: DeliveryView, zone: string, csrf: string): Html {
 
 function textRow(t: TextRow, zone: string, csrf: string): Html {
   return html`<tr>
-    <td><a href="/console/leads/${t.lead_id}">${t.to_phone}</a></td>
+    <td><a href="/console/leads/${t.lead_id}">${phone(t.to_phone)}</a></td>
     <td>${t.status}</td>
     <td>${t.error ?? '—'}</td>
     <td>${t.attempts}</td>

@@ -1,6 +1,6 @@
 import { LEAD_FIELDS } from '../../ingest/fields.ts';
 import type { HistoryView, LeadDetail } from '../../leads/lead-queries.ts';
-import { label, show, when } from '../format.ts';
+import { fieldText, label, phone, show, when } from '../format.ts';
 import { html, jsonBlock, type Html } from '../html.ts';
 import type { LeadAutomations } from '../lead-automations.ts';
 import { fieldList } from './components.ts';
@@ -28,7 +28,7 @@ export function leadPage({ lead, zone, sourceNames, automations }: LeadPageData)
     </p>
     <section aria-labelledby="fields-h">
       <h2 id="fields-h">Fields</h2>
-      ${fieldList(fields.map((f) => [label(f), show(lead[f])] as const))}
+      ${fieldList(fields.map((f) => [label(f), fieldText(f, lead[f])] as const))}
     </section>
     <section aria-labelledby="custom-h">
       <h2 id="custom-h">Custom fields</h2>
@@ -88,7 +88,9 @@ function historyEntry(h: HistoryView, zone: string, sourceName: (id: string | nu
         ? html`<ul class="changes">
             ${changes.map(([field, change]) => {
               const c = (change ?? {}) as { from?: unknown; to?: unknown };
-              return html`<li>${label(field)}: <del>${show(c.from)}</del> → <ins>${show(c.to)}</ins></li>`;
+              return html`<li>
+                ${label(field)}: <del>${fieldText(field, c.from)}</del> → <ins>${fieldText(field, c.to)}</ins>
+              </li>`;
             })}
           </ul>`
         : ''
@@ -114,7 +116,7 @@ function automationsList(automations: LeadAutomations, zone: string): Html {
   ${texts.map(
     (t) =>
       html`<p>
-        Text to ${t.to_phone} ·
+        Text to ${phone(t.to_phone)} ·
         ${t.status}${t.sent_at ? html` ${when(t.sent_at, zone)}` : html` · due ${when(t.send_at, zone)}`}${t.error ? html` · ${t.error}` : ''}
       </p>`,
   )}

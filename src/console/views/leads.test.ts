@@ -50,3 +50,12 @@ describe('leadRows', () => {
     },
   );
 });
+
+describe('phones in the list', () => {
+  it('When a lead has a US phone, then its row shows it as (305) 555-0147, not ten bare digits', () => {
+    const rows = text(leadRows([lead()], 'America/New_York', new Map()));
+
+    expect(rows).toContain('(305) 555-0147');
+    expect(rows).not.toContain('3055550147');
+  });
+});

@@ -1,7 +1,7 @@
 import { LEAD_CATEGORY_SYNONYMS } from '../../ingest/tables/synonyms.ts';
 import type { LeadView } from '../../leads/lead-queries.ts';
 import { LEAD_STATUSES } from '../../leads/lead-status.ts';
-import { when } from '../format.ts';
+import { phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable, options, pager } from './components.ts';
 
@@ -54,7 +54,7 @@ export function leadRows(
     (l) =>
       html`<tr>
         <td><a href="/console/leads/${l.lead_id}">${l.name}</a></td>
-        <td>${(l.phone as string | null) ?? '—'}</td>
+        <td>${phone(l.phone as string | null)}</td>
         <td>${(l.email as string | null) ?? '—'}</td>
         <td><span class="status">${l.status}</span></td>
         <td>${sourceNames.get(l.source_id) ?? '—'}</td>

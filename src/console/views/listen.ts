@@ -1,5 +1,5 @@
 import type { SampleView } from '../../listen/listen-sample-repository.ts';
-import { label, show, when } from '../format.ts';
+import { fieldText, label, show, when } from '../format.ts';
 import { html, jsonBlock, type Html } from '../html.ts';
 import { fieldList } from './components.ts';
 
@@ -63,7 +63,7 @@ function sample(s: SampleView, zone: string): Html {
       </section>
       <section>
         <h3>Mapped lead</h3>
-        ${fieldList(fields.map(([k, v]) => [label(k), show(v)] as const))}
+        ${fieldList(fields.map(([k, v]) => [label(k), fieldText(k, v)] as const))}
         <p>
           Time zone: <strong>${show(mapped.inferred_timezone)}</strong> (from ${show(mapped.timezone_source)})
         </p>
