@@ -126,6 +126,11 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await page.waitForSelector('h1:has-text("Maria Gonzalez")');
     expect(await page.textContent('main')).toContain('Coverage amount');
     expect(await page.textContent('dl.fields')).toContain('(305) 555-0147');
+    // Consent evidence as labelled fields, not a JSON dump.
+    const consent = (await page.textContent('section[aria-labelledby="consent-h"]')) ?? '';
+    expect(consent).not.toContain('"sms_consent"');
+    expect(consent).toMatch(/Texts\s*Consented/);
+    expect(consent).toMatch(/Stated\s*\w{3}, \w{3} \d+, \d{4}, .* · from Facebook lead ads/);
     await send(agent.token, {
       name: 'Maria Gonzalez',
       phone: '305-555-0147',

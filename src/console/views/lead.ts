@@ -40,7 +40,7 @@ export function leadPage({ lead, zone, sourceNames, automations }: LeadPageData)
     </section>
     <section aria-labelledby="consent-h">
       <h2 id="consent-h">Consent evidence</h2>
-      ${lead.consent ? jsonBlock(lead.consent) : html`<p class="empty">The sender sent no consent evidence.</p>`}
+      ${consentEvidence(lead.consent, zone, sourceName)}
     </section>
     <section aria-labelledby="appt-h">
       <h2 id="appt-h">Appointments</h2>
@@ -70,6 +70,44 @@ export function leadPage({ lead, zone, sourceNames, automations }: LeadPageData)
       ${automationsList(automations, zone)}
     </section>
   </main>`;
+}
+
+/**
+ * The texting consent the latest delivery that stated it gave, and its evidence (what a TCPA
+ * dispute asks for), as labelled fields; a certificate is a link only when it is http(s).
+ */
+export function consentEvidence(
+  consent: unknown,
+  zone: string,
+  sourceName: (id: string | null) => string,
+): Html {
+  if (!consent || typeof consent !== 'object') {
+    return html`<p class="empty">The sender sent no consent evidence.</p>`;
+  }
+  const c = consent as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : '—');
+  const cert =
+    typeof c.consent_cert_url === 'string' && /^https?:\/\//i.test(c.consent_cert_url)
+      ? c.consent_cert_url
+      : null;
+  return html`<dl class="fields">
+    <dt>Texts</dt>
+    <dd>${c.sms_consent === true ? 'Consented' : 'Declined'}</dd>
+    <dt>Stated</dt>
+    <dd>
+      ${when(typeof c.received_at === 'string' ? c.received_at : null, zone)}${typeof c.source_id === 'string' ? html` · from ${sourceName(c.source_id)}` : ''}
+    </dd>
+    <dt>Certificate</dt>
+    <dd>
+      ${cert ? html`<a href="${cert}" rel="noopener noreferrer" target="_blank">${cert}</a>` : text(c.consent_cert_url)}
+    </dd>
+    <dt>LeadiD token</dt>
+    <dd>${text(c.consent_token)}</dd>
+    <dt>IP address</dt>
+    <dd>${text(c.ip_address)}</dd>
+    <dt>User agent</dt>
+    <dd>${text(c.user_agent)}</dd>
+  </dl>`;
 }
 
 /** One history entry: what happened, from which source, and each field it changed (from → to). */
