@@ -131,6 +131,12 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     expect(consent).not.toContain('"sms_consent"');
     expect(consent).toMatch(/Texts\s*Consented/);
     expect(consent).toMatch(/Stated\s*\w{3}, \w{3} \d+, \d{4}, .* · from Facebook lead ads/);
+    // Nothing has fired yet (the test app runs no dispatcher): the page says what will, and why
+    // not the rest, never "no text consent, no phone" for a lead that has both.
+    const automations = (await page.textContent('section[aria-labelledby="auto-h"]')) ?? '';
+    expect(automations).not.toMatch(/no text consent|no phone/);
+    expect(automations).toContain('a call task and a text follow a delivery within seconds');
+    expect(automations).toContain('No webhook: its source has no destination.');
     await send(agent.token, {
       name: 'Maria Gonzalez',
       phone: '305-555-0147',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { listDestinations } from '../automations/destination-repository.ts';
 import { getLeadDetail } from '../leads/lead-queries.ts';
 import { listSources } from '../sources/source-repository.ts';
 import { appError } from '../errors.ts';
@@ -16,9 +17,10 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
     const lead = UUID.test(id) ? await getLeadDetail(deps.db, id) : null;
     // Another agent's lead is exactly as missing as one that never was.
     if (!lead || lead.agent_id !== me.agent.agent_id) throw appError('LEAD_NOT_FOUND');
-    const [sources, automations] = await Promise.all([
+    const [sources, automations, destinations] = await Promise.all([
       listSources(deps.db, me.agent.agent_id),
       leadAutomations(deps.db, me.agent.agent_id, lead.lead_id),
+      listDestinations(deps.db, lead.source_id),
     ]);
     const sourceNames = new Map(sources.map((s) => [s.source_id, s.name]));
     return consolePage(
@@ -26,7 +28,13 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
       me,
       lead.name,
       '/console/leads',
-      leadPage({ lead, zone: me.agent.timezone, sourceNames, automations }),
+      leadPage({
+        lead,
+        zone: me.agent.timezone,
+        sourceNames,
+        automations,
+        destinations: destinations.filter((d) => d.active).length,
+      }),
     );
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { consentEvidence } from './lead.ts';
+import { consentEvidence, noAutomations } from './lead.ts';
 
 const names = (id: string | null) => (id === 'src-1' ? 'Facebook lead ads' : 'a removed source');
 
@@ -40,5 +40,28 @@ describe('consentEvidence', () => {
 
   it('When there is none, then it says the sender sent none', () => {
     expect(consentEvidence(null, 'UTC', names).text).toContain('The sender sent no consent evidence.');
+  });
+});
+
+describe('noAutomations', () => {
+  it.each([
+    [
+      { phone: true, textConsent: true, destinations: 0 },
+      'None fired yet: a call task and a text follow a delivery within seconds. No webhook: its source has no destination.',
+    ],
+    [
+      { phone: true, textConsent: false, destinations: 2 },
+      'None fired yet: a call task and webhooks follow a delivery within seconds. No text: it has no text consent.',
+    ],
+    [
+      { phone: false, textConsent: true, destinations: 0 },
+      'None fired for this lead. No call task or text: it has no phone and no webhook: its source has no destination.',
+    ],
+    [
+      { phone: true, textConsent: true, destinations: 1 },
+      'None fired yet: a call task, a text and webhooks follow a delivery within seconds.',
+    ],
+  ])('When a lead has %j and nothing fired, then the page says %j', (facts, words) => {
+    expect(noAutomations(facts)).toBe(words);
   });
 });

@@ -10,10 +10,12 @@ export interface LeadPageData {
   zone: string;
   sourceNames: Map<string, string>;
   automations: LeadAutomations;
+  /** Active destinations of the lead's source: whether its events go out as webhooks. */
+  destinations: number;
 }
 
 /** One lead: its fields, custom fields, consent evidence, appointments, history, automations. */
-export function leadPage({ lead, zone, sourceNames, automations }: LeadPageData): Html {
+export function leadPage({ lead, zone, sourceNames, automations, destinations }: LeadPageData): Html {
   const sourceName = (id: string | null) => (id ? (sourceNames.get(id) ?? 'a removed source') : '');
   const fields = Object.keys(LEAD_FIELDS).filter(
     (f) => lead[f] !== null && lead[f] !== undefined && f !== 'name',
@@ -67,7 +69,13 @@ export function leadPage({ lead, zone, sourceNames, automations }: LeadPageData)
     </section>
     <section aria-labelledby="auto-h">
       <h2 id="auto-h">Automations</h2>
-      ${automationsList(automations, zone)}
+      ${automationsList(automations, zone, {
+        phone: typeof lead.phone === 'string' && lead.phone !== '',
+        textConsent:
+          lead.sms_consent === true ||
+          (lead.consent as { sms_consent?: unknown } | null)?.sms_consent === true,
+        destinations,
+      })}
     </section>
   </main>`;
 }
@@ -144,11 +152,38 @@ function historyEntry(h: HistoryView, zone: string, sourceName: (id: string | nu
   </li>`;
 }
 
-/** The call tasks, texts and webhook deliveries made for the lead. */
-function automationsList(automations: LeadAutomations, zone: string): Html {
+/** What decides a lead's follow-up: a phone (a call task), text consent too (a text), destinations (webhooks). */
+export interface FollowUpFacts {
+  phone: boolean;
+  textConsent: boolean;
+  destinations: number;
+}
+
+const joined = (words: string[]) =>
+  words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : (words[0] ?? '');
+
+/** Why nothing has fired for a lead, from what it has: only the reasons that hold. */
+export function noAutomations({ phone, textConsent, destinations }: FollowUpFacts): string {
+  const due = [
+    phone && 'a call task',
+    phone && textConsent && 'a text',
+    destinations > 0 && 'webhooks',
+  ].filter((w): w is string => typeof w === 'string');
+  const not = [
+    !phone && 'no call task or text: it has no phone',
+    phone && !textConsent && 'no text: it has no text consent',
+    destinations === 0 && 'no webhook: its source has no destination',
+  ].filter((w): w is string => typeof w === 'string');
+  const because = not.length ? ` ${joined(not).replace(/^./, (c) => c.toUpperCase())}.` : '';
+  if (due.length === 0) return `None fired for this lead.${because}`;
+  return `None fired yet: ${joined(due)} follow a delivery within seconds.${because}`;
+}
+
+/** The call tasks, texts and webhook deliveries made for the lead, or why there are none. */
+function automationsList(automations: LeadAutomations, zone: string, facts: FollowUpFacts): Html {
   const { calls, texts, webhooks } = automations;
   if (calls.length + texts.length + webhooks.length === 0) {
-    return html`<p class="empty">None fired for this lead (no destination, no text consent, no phone).</p>`;
+    return html`<p class="empty">${noAutomations(facts)}</p>`;
   }
   return html`${calls.map((c) => html`<p>Call task (speed to lead) · ${c.status} · ${when(c.created_at, zone)}</p>`)}
   ${texts.map(
