@@ -152,13 +152,43 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
 
   it('When a token is regenerated, then the new one is shown once and the old one is refused by the gateway', async () => {
     await page.goto(`${base}/console/sources`);
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
     await page.click('button:has-text("Regenerate token")');
+    await page.waitForSelector('#new-token');
+    expect(asked).toEqual([expect.stringContaining('The old token is refused at once')]);
     const token = await page.inputValue('#new-token');
     expect(token).not.toBe(agent.token);
     expect((await send(agent.token, { name: 'Old Token' })).status).toBe(401);
     expect((await send(token, { name: 'New Token', phone: '2125550100' })).status).toBe(200);
     await shot('sources');
     agent.token = token;
+  });
+
+  it('When Disable is clicked, then it looks unlike Save, asks first, and does nothing unless confirmed', async () => {
+    await page.goto(`${base}/console/sources`);
+    const disable = page.locator('button:has-text("Disable")');
+    // The page's own colours of a button, read in the browser (this file has no DOM types).
+    const look = (label: string) =>
+      page.evaluate<string>(
+        `(() => { const b = [...document.querySelectorAll('button')].find((x) => x.textContent.trim() === ${JSON.stringify(label)}); const s = getComputedStyle(b); return s.backgroundColor + s.color; })()`,
+      );
+    expect(await look('Disable')).not.toBe(await look('Save key'));
+    const status = () => page.textContent('h2:has-text("Facebook lead ads") .status');
+
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await disable.click();
+    await page.waitForTimeout(300);
+    expect(await status()).toBe('active');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await disable.click();
+    await page.waitForSelector('h2:has-text("Facebook lead ads") .status:has-text("disabled")');
+    await page.click('button:has-text("Enable")'); // enabling takes no question
+    await page.waitForSelector('h2:has-text("Facebook lead ads") .status:has-text("active")');
   });
 
   it('When a Listen sample arrives, then the review shows the raw payload beside the mapped lead, its zone and what would fire', async () => {

@@ -67,9 +67,14 @@ function sourceCard(s: SourcesData['sources'][number], d: SourcesData): Html {
       <pre>${curlExample(d.gatewayUrl, 'YOUR_TOKEN')}</pre>
     </details>
     <div class="actions">
-      ${actionButton(csrf, `/console/sources/${s.source_id}/regenerate`, 'Regenerate token')}
+      ${actionButton(csrf, `/console/sources/${s.source_id}/regenerate`, 'Regenerate token', {
+        confirm: `Regenerate the token of ${s.name}? The old token is refused at once.`,
+      })}
       ${actionButton(csrf, `/console/sources/${s.source_id}/active`, s.active ? 'Disable' : 'Enable', {
         fields: { active: s.active ? 'false' : 'true' },
+        ...(s.active
+          ? { confirm: `Disable ${s.name}? Its token is refused until you enable it again.` }
+          : {}),
       })}
     </div>
     ${postForm(
@@ -85,7 +90,19 @@ function sourceCard(s: SourcesData['sources'][number], d: SourcesData): Html {
             placeholder="${s.has_signing_key ? 'set (enter a new one to replace it)' : 'not set'}"
         /></label>
         <button type="submit">Save key</button>
-        ${s.has_signing_key ? html`<button type="submit" name="remove" value="1">Remove key</button>` : ''}`,
+        ${
+          s.has_signing_key
+            ? html`<button
+                type="submit"
+                name="remove"
+                value="1"
+                class="danger"
+                data-confirm="Remove the signing key? Scheduler events are no longer checked."
+              >
+                Remove key
+              </button>`
+            : ''
+        }`,
       'filters',
     )}
     <h3>Destinations</h3>
@@ -96,7 +113,9 @@ function sourceCard(s: SourcesData['sources'][number], d: SourcesData): Html {
               (dest) =>
                 html`<li>
                   ${dest.kind} → <code>${dest.url}</code>${dest.active ? '' : ' (disabled)'}
-                  ${actionButton(csrf, `/console/destinations/${dest.destination_id}/remove`, 'Remove')}
+                  ${actionButton(csrf, `/console/destinations/${dest.destination_id}/remove`, 'Remove', {
+                    confirm: `Stop sending to ${dest.url}? Its pending deliveries are canceled.`,
+                  })}
                 </li>`,
             )}
           </ul>`
