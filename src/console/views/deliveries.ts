@@ -86,7 +86,7 @@ function webhookRow(w: DeliveryView, zone: string, csrf: string): Html {
 
 function textRow(t: TextRow, zone: string, csrf: string): Html {
   return html`<tr>
-    <td><a href="/console/leads/${t.lead_id}">${phone(t.to_phone)}</a></td>
+    <td class="phone"><a href="/console/leads/${t.lead_id}">${phone(t.to_phone)}</a></td>
     <td>${t.status}</td>
     <td>${t.error ?? '—'}</td>
     <td>${t.attempts}</td>

@@ -43,7 +43,7 @@ export function dialQueuePage({ tasks, now, zone, csrf }: DialQueueData): Html {
 function taskRow(t: CallTask, now: string, zone: string, csrf: string): Html {
   return html`<tr>
     <td><a href="/console/leads/${t.lead_id}">${t.name}</a></td>
-    <td>${t.phone ? html`<a href="tel:+1${t.phone}">${phone(t.phone)}</a>` : '—'}</td>
+    <td>${t.phone ? html`<a class="phone" href="tel:+1${t.phone}">${phone(t.phone)}</a>` : '—'}</td>
     <td>${clock(now, t.timezone)} (${t.timezone})</td>
     <td>
       ${t.calling_hours_open ? html`<span class="status ok">open: call now</span>` : html`<span class="status bad">closed: wait</span>`}

@@ -54,7 +54,7 @@ export function leadRows(
     (l) =>
       html`<tr>
         <td><a href="/console/leads/${l.lead_id}">${l.name}</a></td>
-        <td>${phone(l.phone as string | null)}</td>
+        <td class="phone">${phone(l.phone as string | null)}</td>
         <td>${(l.email as string | null) ?? '—'}</td>
         <td><span class="status">${l.status}</span></td>
         <td>${sourceNames.get(l.source_id) ?? '—'}</td>
