@@ -2,20 +2,23 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin/deps.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
+import { Lead } from './admin/schemas/leads.ts';
 import { registerInboundSms } from './automations/inbound-sms-route.ts';
 import { queueStats } from './automations/queue-stats.ts';
 import { LIMITS } from './limits.ts';
 import { type AutomationConfig } from './config.ts';
+import { ErrorResponse } from './errors.ts';
 import { registerConsole } from './console/routes.ts';
 import { sessionSecret } from './console/session.ts';
+import { BookingEvent, LeadSubmission } from './gateway/contract-schemas.ts';
 import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
 import { installAvailability, type Lifecycle } from './http/availability.ts';
 import { answerClientError, answerUnreadableUrl, installErrorHandling } from './http/error-handler.ts';
 import { registerHealthRoutes } from './http/health-routes.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { logRequests, loggerOptions } from './http/logging.ts';
 import { registerMetrics } from './http/metrics-route.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
-import { registerOpenApiRoute } from './openapi/route.ts';
 
 export interface AppDeps extends GatewayDeps, AdminDeps {
   logLevel?: string;
@@ -59,7 +62,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Node's server takes the request timeout from its constructor's options (set only afterwards,
     // as Fastify does, a stalled body is never timed out), and checks every 30 s by default.
     http: { requestTimeout, connectionsCheckingInterval: Math.min(1_000, requestTimeout / 2) },
+    // Route schemas validate JSON as sent: no coercion ("42" is no number, a repeated query
+    // parameter no single value); `verbose` gives the error formatters the schema that failed.
+    ajv: { customOptions: { coerceTypes: false, allowUnionTypes: true, verbose: true } },
   });
+  await registerOpenApi(app, [ErrorResponse, Lead, LeadSubmission, BookingEvent]);
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     done(null, payload);
@@ -71,7 +78,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandling(app);
   await installAvailability(app, { lifecycle, maxEventLoopDelayMs: deps.maxEventLoopDelayMs });
   registerHealthRoutes(app, { db: deps.db, lifecycle });
-  registerOpenApiRoute(app);
   await app.register(async (scope) => registerGatewayRoutes(scope, { ...deps, metrics }));
   await app.register(async (scope) => registerAdminRoutes(scope, deps), { prefix: '/v1/admin' });
   const secret = await sessionSecret(deps.db, deps.sessionSecret);

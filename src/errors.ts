@@ -1,3 +1,5 @@
+import { Type, type TSchema } from 'typebox';
+
 /**
  * Every error code the service answers with, its HTTP status and its fixed text.
  * Messages are never written ad hoc: call `appError(code, details?)`.
@@ -89,3 +91,64 @@ export function unavailableError(seconds: number, reason?: string): AppError {
     'retry-after': String(seconds),
   });
 }
+
+/** The error shape as a schema: every route's error answers, and the OpenAPI document's. */
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.String({ description: 'Human-readable description; fixed per error_code.' }),
+    error_code: Type.Unsafe<ErrorCode>({ type: 'string', enum: Object.keys(ERRORS) }),
+    details: Type.Optional(
+      Type.String({ description: 'What was wrong, in plain words (the field it names).' }),
+    ),
+  },
+  { $id: 'ErrorResponse', description: 'Every error answer: `{error, error_code, details?}`.' },
+);
+
+/** Headers some error answers carry, as the OpenAPI document describes them. */
+const ERROR_HEADERS: Partial<Record<ErrorCode, Record<string, { description: string; type: string }>>> = {
+  METHOD_NOT_ALLOWED: { Allow: { description: 'The only method allowed.', type: 'string' } },
+  RATE_LIMITED: { 'Retry-After': { description: 'Seconds to wait before retrying.', type: 'integer' } },
+  SERVICE_UNAVAILABLE: {
+    'Retry-After': { description: 'Seconds to wait before retrying.', type: 'integer' },
+  },
+  UNAUTHORIZED: { 'WWW-Authenticate': { description: 'The bearer challenge.', type: 'string' } },
+};
+
+/**
+ * The error answers of a route, for its response schema: one entry per HTTP status, its
+ * description naming each code, and each code's exact body as a named example (`x-examples`,
+ * which the OpenAPI document shows as the media type's examples).
+ */
+export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes)
+    byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+  const out: Record<number, TSchema> = {};
+  for (const [status, group] of byStatus) {
+    const headers = Object.assign({}, ...group.map((code) => ERROR_HEADERS[code] ?? {}));
+    // A reference: the shape is one component of the document (registered with the app), not a copy per route.
+    out[status] = Type.Unsafe({
+      allOf: [{ $ref: 'ErrorResponse#' }],
+      description: group.map((code) => `${code}: ${ERRORS[code].error}`).join('; '),
+      'x-examples': Object.fromEntries(
+        group.map((code) => [
+          code,
+          { summary: `${status} ${code}`, value: errorBody(code, EXAMPLE_DETAILS[code]) },
+        ]),
+      ),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+    });
+  }
+  return out;
+}
+
+/** Sample `details` shown with some error examples; the `error` text always comes from ERRORS. */
+const EXAMPLE_DETAILS: Partial<Record<ErrorCode, string>> = {
+  INVALID_JSON: 'The body must be a JSON object',
+  INVALID_IDEMPOTENCY_KEY: 'The idempotency key must be 1 to 255 characters',
+  RATE_LIMITED: 'Over the limit for this source token; retry in 1 s',
+  SERVICE_UNAVAILABLE: 'Retry in 1 s with the same idempotency key',
+  UNAUTHORIZED: 'Send Authorization: Bearer <ADMIN_API_KEY>',
+  INVALID_AGENT_IDENTIFIER: 'agent_id must be a UUID',
+  VALIDATION_ERROR: 'name is required',
+};

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../src/openapi/index.ts';
 import { addDestination, adminInject, createTestApp, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
@@ -25,7 +24,6 @@ interface World {
   task_id: string;
 }
 
-let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let a: World;
 let b: World;
@@ -128,16 +126,22 @@ interface Operation {
 }
 
 function adminOperations(): Operation[] {
-  const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
-  return Object.entries(doc.paths)
-    .filter(([path]) => path.startsWith('/v1/admin/'))
-    .flatMap(([path, ops]) =>
-      Object.entries(ops).map(([method, op]) => ({
-        method: method.toUpperCase() as Operation['method'],
-        path,
-        operationId: op.operationId,
-      })),
-    );
+  const doc = t.app.swagger() as unknown as {
+    paths: Record<string, Record<string, { operationId: string }>>;
+  };
+  return (
+    Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/v1/admin/'))
+      .flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => ({
+          method: method.toUpperCase() as Operation['method'],
+          path,
+          operationId: op.operationId,
+        })),
+      )
+      // Revoking last: a key revoked first would be refused on every route after it.
+      .sort((x, y) => Number(x.operationId === 'revokeAgentKey') - Number(y.operationId === 'revokeAgentKey'))
+  );
 }
 
 /** The path with `w`'s records in its parameters; the code another agent gets (the first parameter's). */
@@ -162,8 +166,10 @@ function call(op: Operation, url: string, key: string) {
   });
 }
 
+// Made before the tests are collected: the admin routes are read from its OpenAPI document.
+const t: TestApp = await createTestApp();
+await t.app.ready();
 beforeAll(async () => {
-  t = await createTestApp();
   receiver = await startReceiver();
   a = await world('Alice');
   b = await world('Bob');

@@ -110,6 +110,14 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     const started = Date.now();
     await page.waitForSelector('text=Maria Gonzalez', { timeout: 5_000 });
     expect(Date.now() - started).toBeLessThan(4_000); // polled every 2 s; allow for a slow machine
+    // The live rows replace the empty state: no "No leads yet" above a table that holds a lead.
+    const main = (await page.textContent('main')) ?? '';
+    expect(main).not.toContain('No leads yet');
+    expect(main).not.toContain('curl -X POST');
+    // The phone as people read it, not the ten digits stored.
+    const row = (await page.textContent('#lead-rows tr:has-text("Maria Gonzalez")')) ?? '';
+    expect(row).toContain('(305) 555-0147');
+    expect(row).not.toContain('3055550147');
     await shot('leads');
   });
 
@@ -117,6 +125,18 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await page.click('text=Maria Gonzalez');
     await page.waitForSelector('h1:has-text("Maria Gonzalez")');
     expect(await page.textContent('main')).toContain('Coverage amount');
+    expect(await page.textContent('dl.fields')).toContain('(305) 555-0147');
+    // Consent evidence as labelled fields, not a JSON dump.
+    const consent = (await page.textContent('section[aria-labelledby="consent-h"]')) ?? '';
+    expect(consent).not.toContain('"sms_consent"');
+    expect(consent).toMatch(/Texts\s*Consented/);
+    expect(consent).toMatch(/Stated\s*\w{3}, \w{3} \d+, \d{4}, .* · from Facebook lead ads/);
+    // Nothing has fired yet (the test app runs no dispatcher): the page says what will, and why
+    // not the rest, never "no text consent, no phone" for a lead that has both.
+    const automations = (await page.textContent('section[aria-labelledby="auto-h"]')) ?? '';
+    expect(automations).not.toMatch(/no text consent|no phone/);
+    expect(automations).toContain('a call task and a text follow a delivery within seconds');
+    expect(automations).toContain('No webhook: its source has no destination.');
     await send(agent.token, {
       name: 'Maria Gonzalez',
       phone: '305-555-0147',
@@ -132,13 +152,43 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
 
   it('When a token is regenerated, then the new one is shown once and the old one is refused by the gateway', async () => {
     await page.goto(`${base}/console/sources`);
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
     await page.click('button:has-text("Regenerate token")');
+    await page.waitForSelector('#new-token');
+    expect(asked).toEqual([expect.stringContaining('The old token is refused at once')]);
     const token = await page.inputValue('#new-token');
     expect(token).not.toBe(agent.token);
     expect((await send(agent.token, { name: 'Old Token' })).status).toBe(401);
     expect((await send(token, { name: 'New Token', phone: '2125550100' })).status).toBe(200);
     await shot('sources');
     agent.token = token;
+  });
+
+  it('When Disable is clicked, then it looks unlike Save, asks first, and does nothing unless confirmed', async () => {
+    await page.goto(`${base}/console/sources`);
+    const disable = page.locator('button:has-text("Disable")');
+    // The page's own colours of a button, read in the browser (this file has no DOM types).
+    const look = (label: string) =>
+      page.evaluate<string>(
+        `(() => { const b = [...document.querySelectorAll('button')].find((x) => x.textContent.trim() === ${JSON.stringify(label)}); const s = getComputedStyle(b); return s.backgroundColor + s.color; })()`,
+      );
+    expect(await look('Disable')).not.toBe(await look('Save key'));
+    const status = () => page.textContent('h2:has-text("Facebook lead ads") .status');
+
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await disable.click();
+    await page.waitForTimeout(300);
+    expect(await status()).toBe('active');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await disable.click();
+    await page.waitForSelector('h2:has-text("Facebook lead ads") .status:has-text("disabled")');
+    await page.click('button:has-text("Enable")'); // enabling takes no question
+    await page.waitForSelector('h2:has-text("Facebook lead ads") .status:has-text("active")');
   });
 
   it('When a Listen sample arrives, then the review shows the raw payload beside the mapped lead, its zone and what would fire', async () => {
@@ -184,6 +234,7 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await page.goto(`${base}/console/dial-queue`);
     const queue = (await page.textContent('main')) ?? '';
     expect(queue).toContain('Maria Gonzalez');
+    expect(queue).toContain('(305) 555-0147');
     expect(queue).toMatch(/\d{1,2}:\d{2} [AP]M E[SD]T \(America\/New_York\)/); // Maria's time, with its zone
     await shot('dial-queue');
     const row = page.locator('tr', { hasText: 'Maria Gonzalez' });

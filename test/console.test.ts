@@ -628,7 +628,7 @@ describe('values the database cannot hold', () => {
     for (const name of ['n'.repeat(201), 'nul\u0000name']) {
       const res = await b.post('/console/sources', { _csrf: csrf, name });
       expect(res.statusCode).toBe(400);
-      expect(res.body).toContain('A source&#39;s name must have');
+      expect(res.body).toContain('The source was not created: name');
     }
     const key = await b.post(`/console/sources/${only.source_id}/signing-key`, {
       _csrf: csrf,

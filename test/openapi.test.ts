@@ -5,6 +5,8 @@ import { ERRORS, type ErrorCode } from '../src/errors.ts';
 import { GATEWAY_PATH } from '../src/gateway/routes.ts';
 import { LEAD_FIELDS, type FieldKind } from '../src/ingest/fields.ts';
 import { LISTEN_MESSAGE } from '../src/gateway/result.ts';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Compile } from 'typebox/compile';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { deliver } from './support/deliver.ts';
 
@@ -52,31 +54,28 @@ function deref(node: unknown): Json {
 
 const schema = (name: string): Json => obj(at(`/components/schemas/${name}`), `schema ${name}`);
 
-/** Property names and required names of a schema, through $ref and allOf. */
-function shape(node: unknown): { props: Set<string>; required: Set<string> } {
-  const s = deref(node);
-  const props = new Set(Object.keys(isObject(s.properties) ? s.properties : {}));
-  const required = new Set(Array.isArray(s.required) ? s.required.map(String) : []);
-  for (const part of Array.isArray(s.allOf) ? s.allOf : []) {
-    const inner = shape(part);
-    inner.props.forEach((p) => props.add(p));
-    inner.required.forEach((p) => required.add(p));
-  }
-  return { props, required };
+/** A copy of `node` with every `$ref` replaced by what it names (the document has no cycles). */
+function inline(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(inline);
+  if (!isObject(node)) return node;
+  if (typeof node.$ref === 'string') return inline(at(node.$ref.slice(1)));
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v)]));
 }
 
-/** A real answer of the app uses only documented keys and has every required one. */
-function expectDocumented(value: unknown, schemaName: string): void {
-  const { props, required } = shape(schema(schemaName));
-  const keys = Object.keys(obj(value, `answer for ${schemaName}`));
+/** The JSON schema of an operation's answer with this status. */
+function answerSchema(method: string, path: string, status: number): Json {
+  const op = obj(obj(obj(doc.paths, 'paths')[path], path)[method], `${method} ${path}`);
+  const response = deref(obj(op.responses, 'responses')[String(status)]);
+  return obj(inline(obj(obj(response.content, 'content')['application/json'], 'json').schema), 'schema');
+}
+
+/** A real answer of the app is valid against what the document says that operation answers. */
+function expectValid(value: unknown, method: string, path: string, status = 200): void {
+  const check = Compile(answerSchema(method, path, status) as never);
   expect(
-    keys.filter((k) => !props.has(k)),
-    `undocumented keys of ${schemaName}`,
-  ).toEqual([]);
-  expect(
-    [...required].filter((k) => !keys.includes(k)),
-    `missing required keys of ${schemaName}`,
-  ).toEqual([]);
+    check.Check(value),
+    `${method.toUpperCase()} ${path} ${status}: ${JSON.stringify([...check.Errors(value)].slice(0, 3))}`,
+  ).toBe(true);
 }
 
 function operations(): Array<{ path: string; method: string; op: Json }> {
@@ -102,6 +101,18 @@ function registeredRoutes(app: FastifyInstance): Array<{ method: string; url: st
   return out;
 }
 
+/** Every named example of the media types under `node`. */
+function collectExamples(node: unknown, out: unknown[] = []): unknown[] {
+  if (Array.isArray(node)) node.forEach((n) => collectExamples(n, out));
+  else if (isObject(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'examples' && isObject(value)) out.push(...Object.values(value));
+      else collectExamples(value, out);
+    }
+  }
+  return out;
+}
+
 function collectRefs(node: unknown, out: string[] = []): string[] {
   if (Array.isArray(node)) node.forEach((n) => collectRefs(n, out));
   else if (isObject(node)) {
@@ -118,6 +129,15 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(obj(doc.info, 'info')).toMatchObject({ version: '3.1.0' });
     expect(doc.servers).toEqual([{ url: '/' }]);
+  });
+
+  it('when validated against the OpenAPI 3.1 specification, then it is valid', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+
+    expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
   });
 
   it('when the app routes are listed, then every /v1 route is documented with its method', () => {
@@ -147,22 +167,23 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
-  it('when ERRORS is read, then every code is in the ErrorResponse enum with a reusable response and example', () => {
+  it('when ERRORS is read, then every code is in the ErrorResponse enum and has an example in some operation', () => {
     const codes = Object.keys(ERRORS) as ErrorCode[];
     const props = obj(schema('ErrorResponse').properties, 'ErrorResponse.properties');
     expect(obj(props.error_code, 'error_code').enum).toEqual(codes);
-    for (const code of codes) {
-      const response = deref(at(`/components/responses/${code}`));
-      expect(response.description).toContain(ERRORS[code].error);
-      expect(obj(at(`/components/examples/${code}`), code).value).toMatchObject({
-        error: ERRORS[code].error,
-        error_code: code,
-      });
-    }
+    const shown = new Set(
+      collectExamples(doc.paths).map((e) =>
+        isObject(e) && isObject(e.value) ? e.value.error_code : undefined,
+      ),
+    );
+    // The HTTP parser's own refusal comes before any route.
+    const answeredElsewhere = ['HEADERS_TOO_LARGE'];
+    expect(codes.filter((c) => !shown.has(c) && !answeredElsewhere.includes(c))).toEqual([]);
   });
 
   it('when LEAD_FIELDS is read, then every field is a LeadSubmission property of its kind, described', () => {
     const submission = schema('LeadSubmission');
+    expect(answerSchema('post', GATEWAY_PATH, 200).oneOf).toHaveLength(3);
     expect(submission.additionalProperties).toBe(true);
     const props = obj(submission.properties, 'LeadSubmission.properties');
     const types: Record<FieldKind, string> = {
@@ -205,7 +226,7 @@ describe('GET /v1/openapi.json', () => {
 
   it('when every $ref is followed, then it resolves inside the document', () => {
     const refs = collectRefs(doc);
-    expect(refs.length).toBeGreaterThan(50);
+    expect(refs.length).toBeGreaterThan(20);
     for (const ref of refs) {
       expect(ref.startsWith('#/'), ref).toBe(true);
       expect(at(ref.slice(1)), ref).toBeDefined();
@@ -241,7 +262,9 @@ describe('GET /v1/openapi.json', () => {
         // Under /v1 every failure has the error shape (/readyz answers 503 with its own body).
         if (Number(status) < 400 || !path.startsWith('/v1')) continue;
         const content = obj(obj(response.content, `${where} ${status}`)['application/json'], 'json');
-        expect(content.schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+        expect(content.schema, where).toMatchObject({
+          allOf: [{ $ref: '#/components/schemas/ErrorResponse' }],
+        });
         const examples = Object.values(obj(content.examples, `${where} ${status} examples`)).map(
           (e) => obj(deref(e).value, 'example') as { error: string; error_code: ErrorCode },
         );
@@ -307,7 +330,7 @@ describe('the document against real answers', () => {
     return res.json<Json>();
   };
 
-  it('when the gateway answers, then each answer uses only documented keys', async () => {
+  it('when the gateway answers, then each answer is valid against its documented answer', async () => {
     const src = await seedSource(t.db, 'Doc Agent');
     const live = await deliver(t.app, src.token, {
       name: 'Jane Doe',
@@ -316,34 +339,38 @@ describe('the document against real answers', () => {
       appointment_timezone: 'America/Chicago',
     });
     expect(live.statusCode).toBe(200);
-    expectDocumented(live.json(), 'SuccessResponse');
+    expectValid(live.json(), 'post', GATEWAY_PATH);
     const { warnings } = live.json<{ warnings: unknown[] }>();
     expect(warnings.length).toBeGreaterThan(0); // an age of 15 is flagged: the schema is checked
-    for (const w of warnings) expectDocumented(w, 'Warning');
 
     const listen = await deliver(t.app, src.token, { name: 'Jane Doe', listen: true });
-    expectDocumented(listen.json(), 'ListenResponse');
+    expectValid(listen.json(), 'post', `${GATEWAY_PATH}/v/{token}`);
     expect(listen.json()).toEqual({ success: true, listen: true, message: LISTEN_MESSAGE });
-    expect(obj(schema('ListenResponse').properties, 'ListenResponse').message).toEqual({
-      const: LISTEN_MESSAGE,
-    });
+    expect(JSON.stringify(answerSchema('post', GATEWAY_PATH, 200))).toContain(LISTEN_MESSAGE);
 
     const missing = await deliver(t.app, src.token, { phone: '2145550100' });
     expect(missing.statusCode).toBe(400);
-    expectDocumented(missing.json(), 'ErrorResponse');
+    expectValid(missing.json(), 'post', GATEWAY_PATH, 400);
   });
 
-  it('when the admin API answers, then each answer uses only documented keys', async () => {
+  it('when the admin API answers, then each answer is valid against its documented answer', async () => {
     const agent = await admin('POST', '/agents', { name: 'Docs Agent', timezone: 'America/Chicago' });
-    expectDocumented(agent, 'Agent');
+    expectValid(agent, 'post', '/v1/admin/agents', 201);
     const agentId = String(agent.agent_id);
-    expectDocumented(await admin('GET', `/agents/${agentId}`), 'Agent');
+    expectValid(await admin('GET', `/agents/${agentId}`), 'get', '/v1/admin/agents/{agent_id}');
     const source = await admin('POST', `/agents/${agentId}/sources`, { name: 'Docs source' });
-    expectDocumented(source, 'SourceWithToken');
+    expectValid(source, 'post', '/v1/admin/agents/{agent_id}/sources', 201);
     const sourceId = String(source.source_id);
-    expectDocumented(await admin('POST', `/sources/${sourceId}/regenerate`), 'SourceWithToken');
-    const { sources } = await admin('GET', `/agents/${agentId}/sources`);
-    for (const s of sources as unknown[]) expectDocumented(s, 'Source');
+    expectValid(
+      await admin('POST', `/sources/${sourceId}/regenerate`),
+      'post',
+      '/v1/admin/sources/{source_id}/regenerate',
+    );
+    expectValid(
+      await admin('GET', `/agents/${agentId}/sources`),
+      'get',
+      '/v1/admin/agents/{agent_id}/sources',
+    );
 
     const fresh = await admin('POST', `/sources/${sourceId}/regenerate`);
     const token = String(fresh.token);
@@ -356,30 +383,37 @@ describe('the document against real answers', () => {
     const leadId = String(delivered.json<Json>().lead_id);
 
     const detail = await admin('GET', `/leads/${leadId}`);
-    expectDocumented(detail, 'LeadDetail');
-    for (const a of detail.appointments as unknown[]) expectDocumented(a, 'Appointment');
-    for (const h of detail.history as unknown[]) expectDocumented(h, 'HistoryEntry');
+    expect((detail.appointments as unknown[]).length).toBe(1);
+    expectValid(detail, 'get', '/v1/admin/leads/{lead_id}');
     const page = await admin('GET', `/agents/${agentId}/leads?limit=10`);
-    expectDocumented(page, 'LeadList');
-    for (const l of page.leads as unknown[]) expectDocumented(l, 'Lead');
+    expectValid(page, 'get', '/v1/admin/agents/{agent_id}/leads');
     const agenda = await admin(
       'GET',
       `/agents/${agentId}/agenda?from=2027-01-01T00:00:00Z&to=2027-02-01T00:00:00Z`,
     );
     expect((agenda.appointments as unknown[]).length).toBe(1);
-    for (const a of agenda.appointments as unknown[]) expectDocumented(a, 'AgendaItem');
-    const { samples } = await admin('GET', `/sources/${sourceId}/samples`);
-    expect((samples as unknown[]).length).toBe(1);
-    for (const s of samples as unknown[]) expectDocumented(s, 'Sample');
+    expectValid(agenda, 'get', '/v1/admin/agents/{agent_id}/agenda');
+    const listed = await admin('GET', `/sources/${sourceId}/samples`);
+    const samples = listed.samples as unknown[];
+    expect(samples.length).toBe(1);
+    expectValid(listed, 'get', '/v1/admin/sources/{source_id}/samples');
 
     const rules = await admin('PUT', `/sources/${sourceId}/mapping`, { rules: { q1: 'notes', debug: null } });
-    expectDocumented(rules, 'MappingRules');
-    expectDocumented(await admin('GET', `/sources/${sourceId}/mapping`), 'MappingRules');
+    expectValid(rules, 'put', '/v1/admin/sources/{source_id}/mapping');
+    expectValid(
+      await admin('GET', `/sources/${sourceId}/mapping`),
+      'get',
+      '/v1/admin/sources/{source_id}/mapping',
+    );
     const sampleId = String((samples as Json[])[0]?.sample_id);
-    expectDocumented(await admin('POST', `/sources/${sourceId}/samples/${sampleId}/remap`), 'SampleRemap');
+    expectValid(
+      await admin('POST', `/sources/${sourceId}/samples/${sampleId}/remap`),
+      'post',
+      '/v1/admin/sources/{source_id}/samples/{sample_id}/remap',
+    );
     await deliver(t.app, token, undefined, { raw: 'not json' });
     const refused = await admin('GET', `/sources/${sourceId}/samples?listen=false`);
     expect(refused.samples).toMatchObject([{ listen: false, error_code: 'INVALID_JSON' }]);
-    for (const s of refused.samples as unknown[]) expectDocumented(s, 'Sample');
+    expectValid(refused, 'get', '/v1/admin/sources/{source_id}/samples');
   });
 });

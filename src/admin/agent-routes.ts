@@ -1,109 +1,168 @@
-import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { IANAZone } from 'luxon';
-import type { AdminDeps } from './deps.ts';
-import { LIMITS } from '../limits.ts';
+import type { AdminApp, AdminDeps } from './deps.ts';
 import { appError } from '../errors.ts';
 import { createAgentKey, listAgentKeys, revokeAgentKey } from './agent-keys.ts';
 import { createAgent, setAgentPassword, updateAgent } from './agent-repository.ts';
-import { ownerOf, requireOperator } from './auth.ts';
-import { optionalText, requiredText, requireObjectBody, uuidParam, type JsonBody } from './input.ts';
-import { requireAgent } from './lookups.ts';
-import { checkPasswordRules, hashPassword } from './passwords.ts';
+import { requireOperator } from './auth.ts';
+import { agentOf, loadAgent } from './lookups.ts';
+import { hashPassword } from './passwords.ts';
+import {
+  Agent,
+  AgentKeyCreated,
+  AgentKeyList,
+  AgentParams,
+  CreateAgentBody,
+  SetPasswordBody,
+  UpdateAgentBody,
+} from './schemas/agents.ts';
+import { NoContent, UuidParam } from './schemas/common.ts';
+import { AGENT, AUTH, answers, BODY, operation } from './schemas/errors.ts';
 
-interface AgentParams {
-  agent_id?: string;
-  key_id?: string;
-}
+const KeyParams = Type.Object({
+  agent_id: AgentParams.properties.agent_id,
+  key_id: UuidParam('An agent API key. Not a UUID or unknown: 404 KEY_NOT_FOUND.'),
+});
 
-export function registerAgentRoutes(app: FastifyInstance, deps: AdminDeps): void {
-  app.post('/agents', async (request, reply) => {
-    requireOperator(request);
-    const body = requireObjectBody(request.body);
-    const name = requiredText(body, 'name');
-    const timezone = zoneOf(body);
-    const email = emailOf(body);
-    const agent = await createAgent(deps.db, {
-      name,
-      ...(timezone ? { timezone } : {}),
-      ...(email ? { email } : {}),
-    });
-    return reply.code(201).send(agent);
-  });
+export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
+  const withAgent = loadAgent(deps.db);
+  // Operator-only: an agent's key is refused before its body is read.
+  const operatorOnly = async (request: Parameters<typeof requireOperator>[0]) => requireOperator(request);
 
-  app.get<{ Params: AgentParams }>('/agents/:agent_id', async (request) =>
-    requireAgent(deps.db, request.params.agent_id, ownerOf(request)),
+  app.post(
+    '/agents',
+    {
+      preValidation: operatorOnly,
+      schema: {
+        ...operation('createAgent', 'Create an agent'),
+        body: CreateAgentBody,
+        response: answers({ 201: Agent }, [...AUTH, 'FORBIDDEN', 'EMAIL_TAKEN', ...BODY]),
+      },
+    },
+    async (request, reply) => {
+      const { name, timezone, email } = request.body;
+      const agent = await createAgent(deps.db, {
+        name: name.trim(),
+        ...(timezone !== undefined ? { timezone: zoneOf(timezone) } : {}),
+        ...(email !== undefined ? { email: email.trim() } : {}),
+      });
+      return reply.code(201).send(agent);
+    },
   );
 
-  app.put<{ Params: AgentParams }>('/agents/:agent_id/password', async (request, reply) => {
-    requireOperator(request);
-    const agent = await requireAgent(deps.db, request.params.agent_id, null);
-    const password = checkPasswordRules(requireObjectBody(request.body).password);
-    if (!(await setAgentPassword(deps.db, agent.agent_id, await hashPassword(password)))) {
-      throw appError('AGENT_NOT_FOUND');
-    }
-    return reply.code(204).send();
-  });
+  app.get(
+    '/agents/:agent_id',
+    {
+      preValidation: withAgent,
+      schema: {
+        ...operation('getAgent', 'Read an agent'),
+        params: AgentParams,
+        response: answers({ 200: Agent }, AGENT),
+      },
+    },
+    async (request) => agentOf(request),
+  );
 
-  app.post<{ Params: AgentParams }>('/agents/:agent_id/keys', async (request, reply) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
-    return reply.code(201).send(await createAgentKey(deps.db, agent.agent_id));
-  });
+  app.patch(
+    '/agents/:agent_id',
+    {
+      preValidation: withAgent,
+      schema: {
+        ...operation('updateAgent', 'Rename an agent, change its time zone, login or first text'),
+        params: AgentParams,
+        body: UpdateAgentBody,
+        response: answers({ 200: Agent }, [...AGENT, 'EMAIL_TAKEN', ...BODY]),
+      },
+    },
+    async (request) => {
+      const agent = agentOf(request);
+      const { name, timezone, email, sms_template } = request.body;
+      const patch = {
+        ...(name !== undefined ? { name: name.trim() } : {}),
+        ...(email !== undefined ? { email: email === null ? null : email.trim() } : {}),
+        ...(timezone !== undefined ? { timezone: zoneOf(timezone) } : {}),
+        ...(sms_template !== undefined ? { sms_template: sms_template?.trim() ?? null } : {}),
+      };
+      if (Object.keys(patch).length === 0) return agent;
+      const updated = await updateAgent(deps.db, agent.agent_id, patch);
+      if (!updated) throw appError('AGENT_NOT_FOUND');
+      return updated;
+    },
+  );
 
-  app.get<{ Params: AgentParams }>('/agents/:agent_id/keys', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
-    return { keys: await listAgentKeys(deps.db, agent.agent_id) };
-  });
+  app.put(
+    '/agents/:agent_id/password',
+    {
+      preValidation: [operatorOnly, withAgent],
+      schema: {
+        ...operation('setAgentPassword', 'Set the agent’s console password (operator only)'),
+        params: AgentParams,
+        body: SetPasswordBody,
+        response: answers({ 204: NoContent('Set; the agent’s console sessions are ended.') }, [
+          ...AGENT,
+          'FORBIDDEN',
+          ...BODY,
+        ]),
+      },
+    },
+    async (request, reply) => {
+      const agent = agentOf(request);
+      if (!(await setAgentPassword(deps.db, agent.agent_id, await hashPassword(request.body.password)))) {
+        throw appError('AGENT_NOT_FOUND');
+      }
+      return reply.code(204).send();
+    },
+  );
 
-  app.delete<{ Params: AgentParams }>('/agents/:agent_id/keys/:key_id', async (request, reply) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
-    const keyId = uuidParam(request.params.key_id, 'KEY_NOT_FOUND');
-    if (!(await revokeAgentKey(deps.db, agent.agent_id, keyId))) throw appError('KEY_NOT_FOUND');
-    return reply.code(204).send();
-  });
+  app.post(
+    '/agents/:agent_id/keys',
+    {
+      preValidation: withAgent,
+      schema: {
+        ...operation('createAgentKey', 'Issue an agent API key (shown once)'),
+        params: AgentParams,
+        response: answers({ 201: AgentKeyCreated }, AGENT),
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createAgentKey(deps.db, agentOf(request).agent_id)),
+  );
 
-  app.patch<{ Params: AgentParams }>('/agents/:agent_id', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
-    const body = requireObjectBody(request.body);
-    if (body.name === null) throw appError('VALIDATION_ERROR', 'name cannot be removed');
-    const name = optionalText(body, 'name');
-    const timezone = zoneOf(body);
-    const template =
-      body.sms_template === null ? null : optionalText(body, 'sms_template', LIMITS.smsTemplateMaxLength);
-    const email = body.email === null ? null : emailOf(body);
-    const patch = {
-      ...(name !== undefined ? { name } : {}),
-      ...(email !== undefined ? { email } : {}),
-      ...(timezone !== undefined ? { timezone } : {}),
-      ...(template !== undefined ? { sms_template: template } : {}),
-    };
-    if (Object.keys(patch).length === 0) return agent;
-    const updated = await updateAgent(deps.db, agent.agent_id, patch);
-    if (!updated) throw appError('AGENT_NOT_FOUND');
-    return updated;
-  });
+  app.get(
+    '/agents/:agent_id/keys',
+    {
+      preValidation: withAgent,
+      schema: {
+        ...operation('listAgentKeys', 'The agent’s API keys (without the keys)'),
+        params: AgentParams,
+        response: answers({ 200: AgentKeyList }, AGENT),
+      },
+    },
+    async (request) => ({ keys: await listAgentKeys(deps.db, agentOf(request).agent_id) }),
+  );
+
+  app.delete(
+    '/agents/:agent_id/keys/:key_id',
+    {
+      preValidation: withAgent,
+      schema: {
+        ...operation('revokeAgentKey', 'Revoke an agent API key; refused at once everywhere'),
+        params: KeyParams,
+        response: answers({ 204: NoContent('Revoked.') }, [...AGENT, 'KEY_NOT_FOUND']),
+      },
+    },
+    async (request, reply) => {
+      const keyId = request.params.key_id.toLowerCase();
+      if (!(await revokeAgentKey(deps.db, agentOf(request).agent_id, keyId))) throw appError('KEY_NOT_FOUND');
+      return reply.code(204).send();
+    },
+  );
 }
 
-/** A console login email: one address, at most LIMITS.emailMaxLength characters, or undefined. */
-function emailOf(body: JsonBody): string | undefined {
-  const email = optionalText(body, 'email', LIMITS.emailMaxLength);
-  if (email === undefined) return undefined;
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
-    throw appError('VALIDATION_ERROR', 'email must be an address such as agent@example.com');
-  }
-  return email;
-}
-
-/** An IANA zone in its canonical spelling (`america/chicago` → `America/Chicago`), or undefined. */
-function zoneOf(body: JsonBody): string | undefined {
-  const timezone = optionalText(body, 'timezone', LIMITS.timezoneMaxLength);
-  if (timezone === undefined) return undefined;
+/** An IANA zone in its canonical spelling (`america/chicago` → `America/Chicago`). */
+function zoneOf(typed: string): string {
+  const timezone = typed.trim();
   if (!IANAZone.isValidZone(timezone)) {
     throw appError('VALIDATION_ERROR', 'timezone must be an IANA time zone such as America/Chicago');
   }
-  return canonicalZone(timezone);
-}
-
-/** `america/chicago` is valid but would be stored as typed: keep the zone's canonical spelling. */
-function canonicalZone(zone: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  return new Intl.DateTimeFormat('en-US', { timeZone: timezone }).resolvedOptions().timeZone;
 }

@@ -1,131 +1,171 @@
-import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '../limits.ts';
-import {
-  listDeliveries,
-  retryDelivery,
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
-} from '../automations/delivery-repository.ts';
-import { checkDestinationUrl } from '../automations/destination-address.ts';
-import {
-  createDestination,
-  deleteDestination,
-  listDestinations,
-} from '../automations/destination-repository.ts';
+import { listDeliveries, retryDelivery } from '../automations/delivery-repository.ts';
+import { deleteDestination, listDestinations } from '../automations/destination-repository.ts';
 import { listCallTasks, recordCallOutcome } from '../automations/dial-queue.ts';
-import { DESTINATION_KINDS, type DestinationKind } from '../automations/payloads.ts';
 import { appError } from '../errors.ts';
-import { OUTBOX_TOPICS } from '../outbox/topics.ts';
-import type { AdminDeps } from './deps.ts';
-import { queryValue, requiredText, requireObjectBody, uuidParam, type JsonBody } from './input.ts';
+import type { AdminApp, AdminDeps } from './deps.ts';
 import { ownerOf } from './auth.ts';
-import { requireAgent, requireSource } from './lookups.ts';
-import { CALL_OUTCOMES, type CallOutcome } from '../leads/lead-status.ts';
-
-interface Params {
-  agent_id?: string;
-  source_id?: string;
-  destination_id?: string;
-  delivery_id?: string;
-  task_id?: string;
-}
+import { agentOf, loadAgent, loadSource, sourceOf } from './lookups.ts';
+import { AgentParams } from './schemas/agents.ts';
+import {
+  CallOutcomeBody,
+  CallOutcomeResult,
+  CreateDestinationBody,
+  Delivery,
+  DeliveryList,
+  DeliveryParams,
+  DeliveryQuery,
+  DestinationList,
+  DestinationParams,
+  DestinationWithSecret,
+  DialQueue,
+  TaskParams,
+} from './schemas/automations.ts';
+import { NoContent } from './schemas/common.ts';
+import { AGENT, answers, AUTH, BODY, operation, SOURCE } from './schemas/errors.ts';
+import { SourceParams } from './schemas/sources.ts';
+import { addDestination } from './use-cases/destinations.ts';
 
 /** Outbound destinations of a source, the deliveries made to them, and the agent's dial queue. */
-export function registerAutomationRoutes(app: FastifyInstance, deps: AdminDeps): void {
-  app.post<{ Params: Params }>('/sources/:source_id/destinations', async (request, reply) => {
-    const source = await requireSource(deps.db, request.params.source_id, ownerOf(request));
-    const input = await destinationInput(
-      requireObjectBody(request.body),
-      deps.allowPrivateDestinations ?? false,
-    );
-    const { destination, secret } = await createDestination(deps.db, {
-      ...input,
-      agent_id: source.agent_id,
-      source_id: source.source_id,
-    });
-    return reply.code(201).send({ ...destination, secret });
-  });
+export function registerAutomationRoutes(app: AdminApp, deps: AdminDeps): void {
+  const withAgent = loadAgent(deps.db);
+  const withSource = loadSource(deps.db);
 
-  app.get<{ Params: Params }>('/sources/:source_id/destinations', async (request) => {
-    const source = await requireSource(deps.db, request.params.source_id, ownerOf(request));
-    return { destinations: await listDestinations(deps.db, source.source_id) };
-  });
+  app.post(
+    '/sources/:source_id/destinations',
+    {
+      preValidation: withSource,
+      schema: {
+        ...operation('createDestination', 'Send a source’s events to a URL (partner sync or analytics)'),
+        params: SourceParams,
+        body: CreateDestinationBody,
+        response: answers({ 201: DestinationWithSecret }, [...SOURCE, ...BODY]),
+      },
+    },
+    async (request, reply) => {
+      const added = await addDestination(
+        deps.db,
+        sourceOf(request),
+        request.body,
+        deps.allowPrivateDestinations ?? false,
+      );
+      if (!added.ok) throw appError('VALIDATION_ERROR', added.reason);
+      return reply.code(201).send({ ...added.destination, secret: added.secret });
+    },
+  );
 
-  app.delete<{ Params: Params }>('/destinations/:destination_id', async (request, reply) => {
-    const id = uuidParam(request.params.destination_id, 'DESTINATION_NOT_FOUND');
-    if (!(await deleteDestination(deps.db, id, ownerOf(request)))) throw appError('DESTINATION_NOT_FOUND');
-    return reply.code(204).send();
-  });
+  app.get(
+    '/sources/:source_id/destinations',
+    {
+      preValidation: withSource,
+      schema: {
+        ...operation('listDestinations', 'A source’s destinations (without secrets)'),
+        params: SourceParams,
+        response: answers({ 200: DestinationList }, SOURCE),
+      },
+    },
+    async (request) => ({ destinations: await listDestinations(deps.db, sourceOf(request).source_id) }),
+  );
 
-  app.get<{ Params: Params }>('/agents/:agent_id/deliveries', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
-    const status = queryValue(request.query, 'status');
-    if (status && !(DELIVERY_STATUSES as readonly string[]).includes(status)) {
-      throw appError('VALIDATION_ERROR', `status must be one of ${DELIVERY_STATUSES.join(', ')}`);
-    }
-    return {
+  app.delete(
+    '/destinations/:destination_id',
+    {
+      schema: {
+        ...operation(
+          'deleteDestination',
+          'Stop sending to a destination; its pending deliveries are canceled',
+        ),
+        params: DestinationParams,
+        response: answers({ 204: NoContent('Removed.') }, [...AUTH, 'DESTINATION_NOT_FOUND']),
+      },
+    },
+    async (request, reply) => {
+      const id = request.params.destination_id.toLowerCase();
+      if (!(await deleteDestination(deps.db, id, ownerOf(request)))) throw appError('DESTINATION_NOT_FOUND');
+      return reply.code(204).send();
+    },
+  );
+
+  app.get(
+    '/agents/:agent_id/deliveries',
+    {
+      preValidation: withAgent,
+      schema: {
+        ...operation('listDeliveries', 'An agent’s webhook deliveries, newest first'),
+        params: AgentParams,
+        querystring: DeliveryQuery,
+        response: answers({ 200: DeliveryList }, [...AGENT, 'VALIDATION_ERROR']),
+      },
+    },
+    async (request) => ({
       deliveries: await listDeliveries(
         deps.db,
-        agent.agent_id,
-        (status || undefined) as DeliveryStatus | undefined,
+        agentOf(request).agent_id,
+        request.query.status,
         LIMITS.listedRows,
       ),
-    };
-  });
+    }),
+  );
 
-  app.post<{ Params: Params }>('/deliveries/:delivery_id/retry', async (request) => {
-    const retried = await retryDelivery(
-      deps.db,
-      uuidParam(request.params.delivery_id, 'DELIVERY_NOT_FOUND'),
-      ownerOf(request),
-    );
-    if (!retried) throw appError('DELIVERY_NOT_FOUND', 'No such delivery, or it is being sent right now');
-    return retried;
-  });
+  app.post(
+    '/deliveries/:delivery_id/retry',
+    {
+      schema: {
+        ...operation('retryDelivery', 'Send a delivery again now, with a fresh retry schedule'),
+        params: DeliveryParams,
+        response: answers({ 200: Delivery }, [...AUTH, 'DELIVERY_NOT_FOUND']),
+      },
+    },
+    async (request) => {
+      const retried = await retryDelivery(
+        deps.db,
+        request.params.delivery_id.toLowerCase(),
+        ownerOf(request),
+      );
+      if (!retried) throw appError('DELIVERY_NOT_FOUND', 'No such delivery, or it is being sent right now');
+      return retried;
+    },
+  );
 
-  app.get<{ Params: Params }>('/agents/:agent_id/dial-queue', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
-    return { tasks: await listCallTasks(deps.db, agent, new Date(), LIMITS.listedRows) };
-  });
+  app.get(
+    '/agents/:agent_id/dial-queue',
+    {
+      preValidation: withAgent,
+      schema: {
+        ...operation(
+          'getDialQueue',
+          'An agent’s open call tasks, oldest first, with each prospect’s local time',
+        ),
+        params: AgentParams,
+        response: answers({ 200: DialQueue }, AGENT),
+      },
+    },
+    async (request) => ({
+      tasks: await listCallTasks(deps.db, agentOf(request), new Date(), LIMITS.listedRows),
+    }),
+  );
 
-  app.post<{ Params: Params }>('/agents/:agent_id/dial-queue/:task_id/outcome', async (request) => {
-    const agent = await requireAgent(deps.db, request.params.agent_id, ownerOf(request));
-    const taskId = uuidParam(request.params.task_id, 'TASK_NOT_FOUND');
-    const outcome = requireObjectBody(request.body).outcome;
-    if (typeof outcome !== 'string' || !(CALL_OUTCOMES as readonly string[]).includes(outcome)) {
-      throw appError('VALIDATION_ERROR', `outcome must be one of ${CALL_OUTCOMES.join(', ')}`);
-    }
-    const result = await recordCallOutcome(
-      deps.db,
-      agent.agent_id,
-      taskId,
-      outcome as CallOutcome,
-      new Date(),
-    );
-    if (!result) throw appError('TASK_NOT_FOUND', 'No such open call task');
-    return result;
-  });
-}
-
-async function destinationInput(body: JsonBody, allowPrivate: boolean) {
-  const kind = body.kind;
-  if (typeof kind !== 'string' || !(DESTINATION_KINDS as readonly string[]).includes(kind)) {
-    throw appError('VALIDATION_ERROR', `kind must be one of ${DESTINATION_KINDS.join(', ')}`);
-  }
-  const url = requiredText(body, 'url', LIMITS.destinationUrlMaxLength);
-  const check = await checkDestinationUrl(url, allowPrivate);
-  if (!check.ok) throw appError('VALIDATION_ERROR', check.reason);
-  let events: string[] | null = null;
-  if (body.events !== undefined && body.events !== null) {
-    const topics: readonly string[] = OUTBOX_TOPICS;
-    if (
-      !Array.isArray(body.events) ||
-      body.events.length === 0 ||
-      !body.events.every((e) => typeof e === 'string' && topics.includes(e))
-    ) {
-      throw appError('VALIDATION_ERROR', `events must be a non-empty list of ${OUTBOX_TOPICS.join(', ')}`);
-    }
-    events = [...new Set(body.events as string[])];
-  }
-  return { kind: kind as DestinationKind, url, events };
+  app.post(
+    '/agents/:agent_id/dial-queue/:task_id/outcome',
+    {
+      preValidation: withAgent,
+      schema: {
+        ...operation('recordCallOutcome', 'Mark a call task’s outcome; the lead’s status follows'),
+        params: TaskParams,
+        body: CallOutcomeBody,
+        response: answers({ 200: CallOutcomeResult }, [...AGENT, 'TASK_NOT_FOUND', ...BODY]),
+      },
+    },
+    async (request) => {
+      const result = await recordCallOutcome(
+        deps.db,
+        agentOf(request).agent_id,
+        request.params.task_id.toLowerCase(),
+        request.body.outcome,
+        new Date(),
+      );
+      if (!result) throw appError('TASK_NOT_FOUND', 'No such open call task');
+      return result;
+    },
+  );
 }

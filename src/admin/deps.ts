@@ -1,3 +1,11 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Database } from '../db/index.ts';
 
 /** What the admin API needs from the process. */
@@ -9,3 +17,12 @@ export interface AdminDeps {
   /** Whether destinations may be on private networks (`ALLOW_PRIVATE_DESTINATIONS=true`). */
   allowPrivateDestinations?: boolean;
 }
+
+/** The admin scope with TypeBox types: a route's schema types its handler's request. */
+export type AdminApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

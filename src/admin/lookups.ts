@@ -1,13 +1,10 @@
+import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/index.ts';
 import { appError } from '../errors.ts';
-import {
-  findDeliverySource,
-  getSource,
-  type AuthenticatedSource,
-  type SourceRow,
-} from '../sources/source-repository.ts';
+import { getSource, type SourceRow } from '../sources/source-repository.ts';
+import { isUuid } from '../sources/tokens.ts';
 import { getAgent, type AgentRow } from './agent-repository.ts';
-import { agentIdParam, sourceIdParam } from './input.ts';
+import { ownerOf } from './auth.ts';
 
 /**
  * Every lookup takes the `owner` a request is limited to (`ownerOf(request)`: an agent's id, or
@@ -18,37 +15,62 @@ type Owner = string | null;
 
 const owns = (owner: Owner, agentId: string) => owner === null || owner === agentId;
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The agent or source the path names, loaded by `loadAgent` / `loadSource` (null before). */
+    agent: AgentRow | null;
+    source: SourceRow | null;
+  }
+}
+
 /** The agent a path names, or the matching 400/404. */
 export async function requireAgent(
   db: Queryable,
   rawId: string | undefined,
   owner: Owner,
 ): Promise<AgentRow> {
-  const id = agentIdParam(rawId);
+  if (!rawId) throw appError('MISSING_AGENT_IDENTIFIER');
+  if (!isUuid(rawId)) throw appError('INVALID_AGENT_IDENTIFIER', 'agent_id must be a UUID');
+  const id = rawId.toLowerCase();
   if (!owns(owner, id)) throw appError('AGENT_NOT_FOUND');
   const agent = await getAgent(db, id);
   if (!agent) throw appError('AGENT_NOT_FOUND');
   return agent;
 }
 
-/** The source a path names, or the matching 400/404. */
+/** The source a path names, or the matching 400/404 (a source id that is not a UUID names none). */
 export async function requireSource(
   db: Queryable,
   rawId: string | undefined,
   owner: Owner,
 ): Promise<SourceRow> {
-  const source = await getSource(db, sourceIdParam(rawId));
+  if (!rawId) throw appError('MISSING_SOURCE_ID');
+  const source = isUuid(rawId) ? await getSource(db, rawId.toLowerCase()) : null;
   if (!source || !owns(owner, source.agent_id)) throw appError('SOURCE_NOT_FOUND');
   return source;
 }
 
-/** The source a path names as a delivery to it sees it (its agent's zone, its mapping rules), or 400/404. */
-export async function requireDeliverySource(
-  db: Queryable,
-  rawId: string | undefined,
-  owner: Owner,
-): Promise<AuthenticatedSource> {
-  const source = await findDeliverySource(db, sourceIdParam(rawId));
-  if (!source || !owns(owner, source.agent_id)) throw appError('SOURCE_NOT_FOUND');
-  return source;
+/**
+ * preValidation hooks: the agent or source of the path is looked up before the body and query
+ * are validated, so an unknown or another agent's record is a 404 whatever was sent with it.
+ */
+export const loadAgent = (db: Queryable) => async (request: FastifyRequest) => {
+  const { agent_id } = request.params as { agent_id?: string };
+  request.agent = await requireAgent(db, agent_id, ownerOf(request));
+};
+
+export const loadSource = (db: Queryable) => async (request: FastifyRequest) => {
+  const { source_id } = request.params as { source_id?: string };
+  request.source = await requireSource(db, source_id, ownerOf(request));
+};
+
+/** The agent `loadAgent` found; a route without that hook is a programming error. */
+export function agentOf(request: FastifyRequest): AgentRow {
+  if (!request.agent) throw new Error('agentOf without the loadAgent hook');
+  return request.agent;
+}
+
+export function sourceOf(request: FastifyRequest): SourceRow {
+  if (!request.source) throw new Error('sourceOf without the loadSource hook');
+  return request.source;
 }

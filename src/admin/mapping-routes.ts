@@ -1,47 +1,55 @@
-import type { FastifyInstance } from 'fastify';
 import { appError } from '../errors.ts';
-import { parseMappingRules, type MappingRules } from '../ingest/mapping-rules.ts';
-import { getMappingRules, setMappingRules } from '../sources/source-repository.ts';
-import type { AdminDeps } from './deps.ts';
-import { assertStorable, requireObjectBody } from './input.ts';
-import { ownerOf } from './auth.ts';
-import { requireSource } from './lookups.ts';
-
-interface SourceParams {
-  source_id?: string;
-}
+import { getMappingRules } from '../sources/source-repository.ts';
+import type { AdminApp, AdminDeps } from './deps.ts';
+import { loadSource, sourceOf } from './lookups.ts';
+import { answers, BODY, operation, SOURCE } from './schemas/errors.ts';
+import { MappingRules, SetMappingRulesBody } from './schemas/samples.ts';
+import { SourceParams } from './schemas/sources.ts';
+import { replaceMappingRules } from './use-cases/mapping-rules.ts';
 
 /** A source's own mapping rules: read them, or replace them all at once. */
-export function registerMappingRoutes(app: FastifyInstance, deps: AdminDeps): void {
-  app.get<{ Params: SourceParams }>('/sources/:source_id/mapping', async (request) => {
-    const { source_id } = await requireSource(deps.db, request.params.source_id, ownerOf(request));
-    const found = await getMappingRules(deps.db, source_id);
-    if (!found) throw appError('SOURCE_NOT_FOUND');
-    return found;
-  });
+export function registerMappingRoutes(app: AdminApp, deps: AdminDeps): void {
+  const withSource = loadSource(deps.db);
 
-  app.put<{ Params: SourceParams }>('/sources/:source_id/mapping', async (request) => {
-    const { source_id } = await requireSource(deps.db, request.params.source_id, ownerOf(request));
-    const saved = await setMappingRules(deps.db, source_id, parseRulesBody(request.body));
-    if (!saved) throw appError('SOURCE_NOT_FOUND');
-    return saved;
-  });
+  app.get(
+    '/sources/:source_id/mapping',
+    {
+      preValidation: withSource,
+      schema: {
+        ...operation('getMappingRules', 'A source’s mapping rules'),
+        params: SourceParams,
+        response: answers({ 200: MappingRules }, SOURCE),
+      },
+    },
+    async (request) => {
+      const found = await getMappingRules(deps.db, sourceOf(request).source_id);
+      if (!found) throw appError('SOURCE_NOT_FOUND');
+      return found;
+    },
+  );
+
+  app.put(
+    '/sources/:source_id/mapping',
+    {
+      preValidation: withSource,
+      schema: {
+        ...operation('setMappingRules', 'Replace a source’s mapping rules'),
+        params: SourceParams,
+        body: SetMappingRulesBody,
+        response: answers({ 200: MappingRules }, [...SOURCE, ...BODY]),
+      },
+    },
+    async (request) => {
+      const result = await replaceMappingRules(deps.db, sourceOf(request).source_id, request.body.rules);
+      if (!result.ok) throw appError('VALIDATION_ERROR', result.reason);
+      if (!result.saved) throw appError('SOURCE_NOT_FOUND');
+      return result.saved;
+    },
+  );
 
   const missingSourceId = async () => {
     throw appError('MISSING_SOURCE_ID');
   };
-  app.get('/sources//mapping', missingSourceId);
-  app.put('/sources//mapping', missingSourceId);
-}
-
-/** `{"rules": {"sent key": "lead field" | null}}`, checked the way the gateway will apply it. */
-function parseRulesBody(body: unknown): MappingRules {
-  const value = requireObjectBody(body).rules;
-  if (value === undefined) {
-    throw appError('VALIDATION_ERROR', 'rules is required: {"rules": {"sent key": "lead field" or null}}');
-  }
-  const check = parseMappingRules(value);
-  if (!check.ok) throw appError('VALIDATION_ERROR', check.details);
-  for (const key of Object.keys(check.rules)) assertStorable(key, `The rule key ${JSON.stringify(key)}`);
-  return check.rules;
+  app.get('/sources//mapping', { schema: { hide: true } }, missingSourceId);
+  app.put('/sources//mapping', { schema: { hide: true } }, missingSourceId);
 }

@@ -1,24 +1,12 @@
 import { hash, verify } from '@node-rs/argon2';
-import { LIMITS } from '../limits.ts';
-import { appError } from '../errors.ts';
 
 /**
- * Console passwords: Argon2id (the package's defaults: 19 MiB, 2 passes, OWASP's minimum), at
- * least LIMITS.passwordMinLength characters, at most LIMITS.passwordMaxLength (hashing a
+ * Console passwords: Argon2id (the package's defaults: 19 MiB, 2 passes, OWASP's minimum). The
+ * route's schema holds them to LIMITS.passwordMinLength–passwordMaxLength characters (hashing a
  * megabyte-long "password" would be a cheap way to burn the server's CPU).
  */
 export async function hashPassword(password: string): Promise<string> {
   return hash(password);
-}
-
-export function checkPasswordRules(password: unknown): string {
-  if (typeof password !== 'string' || [...password].length < LIMITS.passwordMinLength) {
-    throw appError('VALIDATION_ERROR', `password must be at least ${LIMITS.passwordMinLength} characters`);
-  }
-  if (password.length > LIMITS.passwordMaxLength) {
-    throw appError('VALIDATION_ERROR', `password must be at most ${LIMITS.passwordMaxLength} characters`);
-  }
-  return password;
 }
 
 /** True when `password` matches; false for a wrong one or a hash this build cannot read. */

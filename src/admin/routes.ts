@@ -1,19 +1,25 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AdminDeps } from './deps.ts';
 import { appError } from '../errors.ts';
 import { registerAgentRoutes } from './agent-routes.ts';
 import { registerAutomationRoutes } from './automation-routes.ts';
 import { installAdminAuth } from './auth.ts';
-import { installAdminBodyParser } from './input.ts';
+import { installAdminBodyParser } from './body-parser.ts';
 import { registerLeadRoutes } from './lead-routes.ts';
 import { registerMappingRoutes } from './mapping-routes.ts';
 import { registerSampleRoutes } from './sample-routes.ts';
 import { registerSourceRoutes } from './source-routes.ts';
+import { validationError } from './validation-errors.ts';
 
 /** The admin API (mounted under /v1/admin): agents, their lead sources, leads, agenda, samples. */
-export async function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): Promise<void> {
-  installAdminAuth(app, deps.adminApiKey, deps.db);
-  installAdminBodyParser(app);
+export async function registerAdminRoutes(scope: FastifyInstance, deps: AdminDeps): Promise<void> {
+  installAdminAuth(scope, deps.adminApiKey, deps.db);
+  installAdminBodyParser(scope);
+  if (!scope.hasRequestDecorator('agent')) scope.decorateRequest('agent', null);
+  if (!scope.hasRequestDecorator('source')) scope.decorateRequest('source', null);
+  scope.setSchemaErrorFormatter(validationError);
+  const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   registerAgentRoutes(app, deps);
   registerSourceRoutes(app, deps);
   registerMappingRoutes(app, deps);
@@ -25,9 +31,10 @@ export async function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps)
   const missingAgent = async () => {
     throw appError('MISSING_AGENT_IDENTIFIER');
   };
-  app.get('/agents/', missingAgent);
-  for (const leaf of ['sources', 'leads', 'agenda']) app.get(`/agents//${leaf}`, missingAgent);
-  app.post('/agents//sources', missingAgent);
+  const hidden = { schema: { hide: true } };
+  app.get('/agents/', hidden, missingAgent);
+  for (const leaf of ['sources', 'leads', 'agenda']) app.get(`/agents//${leaf}`, hidden, missingAgent);
+  app.post('/agents//sources', hidden, missingAgent);
 
   // Unknown admin paths answer only after authentication, so they reveal nothing to a stranger.
   app.setNotFoundHandler(async () => {

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AutomationConfig } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { appError } from '../errors.ts';
+import { appError, errorResponses } from '../errors.ts';
 import { normalizePhone } from '../ingest/normalize/phone.ts';
 import { isJsonObject } from '../json.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
@@ -25,7 +25,7 @@ export async function registerInboundSms(
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, text, done) =>
     done(null, Object.fromEntries(new URLSearchParams(String(text)))),
   );
-  app.post(INBOUND_SMS_PATH, async (request) => {
+  app.post(INBOUND_SMS_PATH, { schema: INBOUND_SMS_SCHEMA, ...DOCUMENTED_ONLY }, async (request) => {
     const params = isJsonObject(request.body) ? request.body : {};
     if (!authentic(deps, request.headers, request.query, params))
       throw appError('UNAUTHORIZED', 'Invalid inbound SMS credentials');
@@ -50,6 +50,44 @@ export async function registerInboundSms(
     return { received: true, opted_out: true, agents: leads.length };
   });
 }
+
+const message = {
+  type: 'object',
+  properties: {
+    From: { type: 'string' },
+    Body: { type: 'string' },
+    from: { type: 'string' },
+    body: { type: 'string' },
+  },
+};
+
+/** For the OpenAPI document: the provider's form or JSON, and what it is told. */
+const INBOUND_SMS_SCHEMA = {
+  tags: ['Automations'],
+  operationId: 'receiveSms',
+  summary: 'The SMS provider’s inbound-message webhook: opt-out words stop texts for good',
+  description:
+    'Authenticated by `x-sms-secret` (or `?secret=`) equal to SMS_INBOUND_SECRET, or, with Twilio, by `X-Twilio-Signature`. Form (`From`, `Body`) or JSON (`from`, `body`).',
+  security: [],
+  body: {
+    content: {
+      'application/json': { schema: message },
+      'application/x-www-form-urlencoded': { schema: message },
+    },
+  },
+  response: {
+    200: {
+      description: 'Received.',
+      type: 'object',
+      required: ['received', 'opted_out'],
+      properties: { received: { const: true }, opted_out: { type: 'boolean' }, agents: { type: 'integer' } },
+    },
+    ...errorResponses(['UNAUTHORIZED', 'VALIDATION_ERROR']),
+  },
+};
+
+/** The provider is authenticated before its body is looked at: the schema documents, the handler checks. */
+const DOCUMENTED_ONLY = { validatorCompiler: () => () => true };
 
 function authentic(
   deps: { sms: AutomationConfig['sms']; publicBaseUrl: string },

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 
 /**
  * Everything the console's pages load, served by the app itself (no CDN: the network may be
- * closed): htmx from its npm package, and the stylesheet and copy-button script below.
+ * closed): htmx from its npm package, and the stylesheet and the script below: copy buttons, and the
+ * question a destructive button (`data-confirm`) asks before its form is sent.
  */
 const require = createRequire(import.meta.url);
 const htmx = readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8');
@@ -28,6 +29,8 @@ h1 { font-size: 1.6rem; margin: 0.3em 0; } h2 { font-size: 1.2rem; } h3 { font-s
 .stack { display: flex; flex-direction: column; gap: 6px; }
 input, select, button { font: inherit; padding: 8px 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; color: var(--fg); max-width: 100%; }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
+.phone { white-space: nowrap; }
+button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: flex-end; margin: 12px 0; }
 .filters label { display: flex; flex-direction: column; font-size: 14px; color: var(--muted); }
 .table-wrap { overflow-x: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
@@ -60,6 +63,10 @@ del { color: var(--bad); } ins { color: var(--ok); text-decoration: none; }
 `;
 
 const js = `
+document.addEventListener('click', function (e) {
+  var destructive = e.target.closest('[data-confirm]');
+  if (destructive && !window.confirm(destructive.getAttribute('data-confirm'))) e.preventDefault();
+});
 document.addEventListener('click', function (e) {
   var button = e.target.closest('[data-copy]');
   if (!button) return;

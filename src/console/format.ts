@@ -72,6 +72,21 @@ export function label(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * A phone as people read it: the ten digits stored for a US number as `(305) 555-0147`; anything
+ * else (an international number, a raw value) as stored.
+ */
+export function phone(value: string | null | undefined): string {
+  if (!value) return '—';
+  const digits = /^1?(\d{3})(\d{3})(\d{4})$/.exec(value);
+  return digits ? `(${digits[1]}) ${digits[2]}-${digits[3]}` : value;
+}
+
+/** A lead field's value as text: a phone as people read it, the rest as `show` gives it. */
+export function fieldText(field: string, value: unknown): string {
+  return field === 'phone' && typeof value === 'string' ? phone(value) : show(value);
+}
+
 /** A stored value as text: lists joined, booleans as yes/no, objects as JSON. */
 export function show(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';

@@ -1,171 +1,106 @@
-import type { FastifyInstance } from 'fastify';
-import { parseLeadListQuery } from '../admin/lead-routes.ts';
-import { queryValue } from '../admin/input.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseLeadListQuery } from '../admin/list-queries.ts';
+import { LeadListQuery } from '../admin/schemas/leads.ts';
+import { webhookUrl } from '../admin/use-cases/webhook-url.ts';
 import { LEAD_CATEGORY_SYNONYMS } from '../ingest/tables/synonyms.ts';
-import { LEAD_STATUSES } from '../leads/lead-status.ts';
-import { encodeLeadCursor, listLeads, type LeadView } from '../leads/lead-queries.ts';
+import { encodeLeadCursor, listLeads, type LeadListQuery as ListQuery } from '../leads/lead-queries.ts';
 import { listSources } from '../sources/source-repository.ts';
-import { dataTable, options } from './components.ts';
-import { html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
-import { when } from './format.ts';
+import { html } from './html.ts';
 import { consolePage, signedIn } from './context.ts';
-
-/** How the first page follows new leads: htmx asks for its rows again every 2 s. */
-const POLL = 'every 2s';
+import { queryValue } from './query.ts';
+import { leadRows, leadsPage, wholeList, type LeadFilters } from './views/leads.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The list's filters from the query string; a bad value is dropped with a note, never a 500. */
-function filters(query: unknown) {
-  const source = queryValue(query, 'source') ?? '';
-  const wanted = queryValue(query, 'category') ?? '';
-  const category = Object.hasOwn(LEAD_CATEGORY_SYNONYMS, wanted) ? wanted : '';
-  const parsed = parseLeadListQuery(query); // status, q, limit, cursor: the admin API's own rules
-  return {
-    ...parsed,
-    ...(UUID.test(source) ? { source_id: source } : {}),
-    ...(category ? { category } : {}),
-  };
+/**
+ * The list's query from the query string, checked by the admin API's own schema and rules
+ * (`request.validationError`: what the schema found); a bad value is dropped with a note, never
+ * a 500. Source and category are the console's own filters.
+ */
+function listQuery(request: FastifyRequest): { query: ListQuery; problem: string } {
+  try {
+    if (request.validationError) throw request.validationError;
+    const source = queryValue(request.query, 'source') ?? '';
+    const category = queryValue(request.query, 'category') ?? '';
+    return {
+      query: {
+        ...parseLeadListQuery(request.query as Record<string, string | undefined>),
+        ...(UUID.test(source) ? { source_id: source } : {}),
+        ...(Object.hasOwn(LEAD_CATEGORY_SYNONYMS, category) ? { category } : {}),
+      },
+      problem: '',
+    };
+  } catch (err) {
+    const details =
+      err instanceof Error && 'details' in err ? (err as { details?: string }).details : undefined;
+    return { query: {}, problem: details ?? 'Bad filter' };
+  }
 }
 
-function rows(leads: LeadView[], zone: string, sourceNames: Map<string, string>) {
-  if (leads.length === 0) {
-    return html`<tr>
-      <td colspan="6" class="empty">No leads match these filters.</td>
-    </tr>`;
+/** A value as typed, for the form and the links; a repeated one shows empty. */
+function typedValue(query: unknown, key: string): string {
+  try {
+    return queryValue(query, key) ?? '';
+  } catch {
+    return '';
   }
-  return leads.map(
-    (l) =>
-      html`<tr>
-        <td><a href="/console/leads/${l.lead_id}">${l.name}</a></td>
-        <td>${(l.phone as string | null) ?? '—'}</td>
-        <td>${(l.email as string | null) ?? '—'}</td>
-        <td><span class="status">${l.status}</span></td>
-        <td>${sourceNames.get(l.source_id) ?? '—'}</td>
-        <td>${when(l.created_at, zone)}</td>
-      </tr>`,
+}
+
+function typed(query: unknown): LeadFilters {
+  const [q, status, source, category] = ['q', 'status', 'source', 'category'].map((k) =>
+    typedValue(query, k),
   );
+  return { q: q ?? '', status: status ?? '', source: source ?? '', category: category ?? '' };
 }
 
 export function registerLeadsPages(scope: FastifyInstance, deps: ConsoleDeps): void {
-  scope.get('/leads', async (request, reply) => {
+  const checked = { schema: { querystring: LeadListQuery }, attachValidation: true };
+
+  scope.get('/leads', checked, async (request, reply) => {
     const me = await signedIn(deps, request);
-    let query;
-    let problem = '';
-    try {
-      query = filters(request.query);
-    } catch (err) {
-      problem =
-        err instanceof Error && 'details' in err
-          ? String((err as { details?: string }).details)
-          : 'Bad filter';
-      query = {};
-    }
+    const { query, problem } = listQuery(request);
     const [page, sources] = await Promise.all([
       listLeads(deps.db, me.agent.agent_id, query),
       listSources(deps.db, me.agent.agent_id),
     ]);
-    const names = new Map(sources.map((s) => [s.source_id, s.name]));
-    // The filters as the page shows them; a repeated one was already refused above, with a note.
-    const q = (k: string) => {
-      try {
-        return queryValue(request.query, k) ?? '';
-      } catch {
-        return '';
-      }
-    };
-    const status = LEAD_STATUSES.find((s) => s.toLowerCase() === q('status').toLowerCase());
-    const firstPage = !q('cursor');
-    const live = new URLSearchParams(
-      Object.entries({ status: q('status'), source: q('source'), category: q('category'), q: q('q') }).filter(
-        ([, v]) => v,
-      ),
-    ).toString();
+    const filters = typed(request.query);
+    const live = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
+    const firstPage = !typedValue(request.query, 'cursor');
     const next = page.next_cursor
       ? `/console/leads?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(live)), cursor: encodeLeadCursor(page.next_cursor) }).toString()}`
       : null;
-    const pollUrl = `/console/leads/rows${live ? `?${live}` : ''}`;
-    const anyLeads = page.leads.length > 0 || !!live || !firstPage;
     return consolePage(
       reply,
       me,
       'Leads',
       '/console/leads',
-      html`<main>
-        <h1>Leads</h1>
-        ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
-        ${
-          anyLeads
-            ? ''
-            : html`<section class="empty-state">
-                <h2>No leads yet</h2>
-                <p>
-                  Send one with your source's token, from <a href="/console/sources">Sources</a>, for example:
-                </p>
-                <pre>
-curl -X POST ${deps.publicBaseUrl}/inbound-lead-gateway -H 'content-type: application/json' -H 'x-source-token: YOUR_TOKEN' -d '{"name":"Jane Doe","phone":"(555) 123-4567"}'</pre>
-              </section>`
-        }
-        <form method="get" action="/console/leads" class="filters" role="search">
-          <label
-            >Search <input type="search" name="q" value="${q('q')}" placeholder="Name, phone or email"
-          /></label>
-          <label
-            >Status
-            <select name="status">
-              ${options(LEAD_STATUSES, status)}
-            </select></label
-          >
-          <label
-            >Source
-            <select name="source">
-              ${options(
-                sources.map((s) => [s.source_id, s.name] as const),
-                q('source'),
-              )}
-            </select></label
-          >
-          <label
-            >Category
-            <select name="category">
-              ${options(Object.keys(LEAD_CATEGORY_SYNONYMS), q('category'))}
-            </select></label
-          >
-          <button type="submit">Filter</button>
-        </form>
-        ${dataTable(
-          ['Name', 'Phone', 'Email', 'Status', 'Source', `Received (${me.agent.timezone})`],
-          rows(page.leads, me.agent.timezone, names),
-          {
-            caption: `Leads, newest first${firstPage ? ', updated live' : ''}`,
-            body: firstPage
-              ? html` id="lead-rows" hx-get="${pollUrl}" hx-trigger="${POLL}" hx-swap="innerHTML"`
-              : html` id="lead-rows"`,
-          },
-        )}
-        <nav class="pager" aria-label="Pages">
-          ${firstPage ? '' : html`<a href="/console/leads${live ? `?${live}` : ''}">Newest</a>`}
-          ${next ? html`<a href="${next}">Older leads →</a>` : ''}
-        </nav>
-      </main>`,
+      leadsPage({
+        zone: me.agent.timezone,
+        leads: page.leads,
+        sources,
+        filters,
+        problem,
+        firstPage,
+        pollUrl: `/console/leads/rows${live ? `?${live}` : ''}`,
+        next,
+        newest: `/console/leads${live ? `?${live}` : ''}`,
+        gatewayUrl: webhookUrl(deps.publicBaseUrl),
+      }),
     );
   });
 
-  // The first page's rows, polled every 2 s: a new lead shows without reloading.
-  scope.get('/leads/rows', async (request, reply) => {
+  // The first page's rows, polled every 2 s: a new lead shows without reloading. A bad filter
+  // was told on the page; the poll shows the unfiltered list.
+  scope.get('/leads/rows', checked, async (request, reply) => {
     const me = await signedIn(deps, request);
-    let query = {};
-    try {
-      query = filters(request.query);
-    } catch {
-      // the page said what was wrong; the poll shows the unfiltered list
-    }
+    const { query } = listQuery(request);
     const [page, sources] = await Promise.all([
       listLeads(deps.db, me.agent.agent_id, query),
       listSources(deps.db, me.agent.agent_id),
     ]);
     const names = new Map(sources.map((s) => [s.source_id, s.name]));
-    return reply.type('text/html').send(html`${rows(page.leads, me.agent.timezone, names)}`.text);
+    const start = wholeList(typed(request.query), true) ? webhookUrl(deps.publicBaseUrl) : undefined;
+    return reply.type('text/html').send(html`${leadRows(page.leads, me.agent.timezone, names, start)}`.text);
   });
 }

@@ -1,89 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { queryValue } from '../admin/input.ts';
-import { listSamples, type SampleView } from '../listen/listen-sample-repository.ts';
+import { listSamples } from '../listen/listen-sample-repository.ts';
 import { listSources } from '../sources/source-repository.ts';
-import { fieldList } from './components.ts';
-import { html, jsonBlock } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
-import { label, show, when } from './format.ts';
 import { consolePage, signedIn } from './context.ts';
-
-const obj = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-
-/** What a live delivery of the sample would have done, in words. */
-function wouldFire(value: unknown) {
-  const w = obj(value);
-  if (!w.outcome) return html`<p class="empty">Nothing: a live delivery would have been refused.</p>`;
-  const text = obj(w.text);
-  const destinations = Array.isArray(w.destinations)
-    ? (w.destinations as Array<Record<string, unknown>>)
-    : [];
-  return html`<ul>
-    <li>
-      ${
-        w.outcome === 'merge'
-          ? html`Merge into <a href="/console/leads/${String(w.lead_id)}">the existing lead</a>`
-          : 'Create a new lead'
-      }
-    </li>
-    <li>Events: ${show(w.events)}</li>
-    <li>Call task: ${w.call_task ? 'yes' : 'no'}</li>
-    <li>
-      Text:
-      ${text.send_at ? html`“${show(text.body)}” at ${show(text.send_at)}` : html`none (${show(text.skipped)})`}
-    </li>
-    <li>
-      Destinations:
-      ${destinations.length ? destinations.map((d) => html`${show(d.kind)} (${show(d.events)}) `) : 'none'}
-    </li>
-  </ul>`;
-}
-
-function sample(s: SampleView, zone: string) {
-  const mapped = obj(s.mapped);
-  const custom = Object.entries(obj(s.custom_fields));
-  const warnings = Array.isArray(s.warnings) ? (s.warnings as Array<Record<string, unknown>>) : [];
-  const fields = Object.entries(mapped).filter(
-    ([k, v]) => v !== null && v !== undefined && k !== 'inferred_timezone' && k !== 'timezone_source',
-  );
-  return html`<article class="card sample" aria-label="Sample received ${when(s.received_at, zone)}">
-    <h2>
-      ${s.listen ? 'Listen sample' : 'Refused delivery'} ·
-      ${when(s.received_at, zone)}${s.error_code ? html` · <span class="status bad">${s.error_code}</span>` : ''}
-    </h2>
-    <div class="side-by-side">
-      <section>
-        <h3>Sent</h3>
-        ${s.body !== null ? jsonBlock(s.body) : html`<pre>${s.raw_body ?? ''}</pre>`}
-        <p class="muted">Read as ${s.body_format ?? 'unknown'}</p>
-      </section>
-      <section>
-        <h3>Mapped lead</h3>
-        ${fieldList(fields.map(([k, v]) => [label(k), show(v)] as const))}
-        <p>
-          Time zone: <strong>${show(mapped.inferred_timezone)}</strong> (from ${show(mapped.timezone_source)})
-        </p>
-      </section>
-    </div>
-    <h3>Custom fields</h3>
-    ${
-      custom.length
-        ? fieldList(custom.map(([k, v]) => [k, show(v)] as const))
-        : html`<p class="empty">None.</p>`
-    }
-    <h3>Warnings</h3>
-    ${
-      warnings.length
-        ? html`<ul>
-            ${warnings.map((w) => html`<li><code>${show(w.field)}</code>: ${show(w.code)}${w.message ? html` — ${show(w.message)}` : ''}</li>`)}
-          </ul>`
-        : html`<p class="empty">None.</p>`
-    }
-    <h3>A live delivery would have</h3>
-    ${wouldFire(s.would_fire)}
-  </article>`;
-}
+import { queryValue } from './query.ts';
+import { listenPage } from './views/listen.ts';
 
 export function registerListenPage(scope: FastifyInstance, deps: ConsoleDeps): void {
   scope.get('/listen', async (request, reply) => {
@@ -94,40 +15,7 @@ export function registerListenPage(scope: FastifyInstance, deps: ConsoleDeps): v
     const samples = source
       ? await listSamples(deps.db, { agent_id: me.agent.agent_id, source_id: source.source_id })
       : [];
-    return consolePage(
-      reply,
-      me,
-      'Listen review',
-      '/console/listen',
-      html`<main>
-        <h1>Listen review</h1>
-        <p>
-          Deliveries sent with <code>"listen": true</code> are mapped and stored here without creating a lead,
-          so you can check a new vendor's fields before going live. Refused deliveries show here too.
-        </p>
-        ${
-          sources.length
-            ? html`<form method="get" action="/console/listen" class="filters">
-                <label
-                  >Source
-                  <select name="source">
-                    ${sources.map(
-                      (s) =>
-                        html`<option
-                          value="${s.source_id}"
-                          ${s.source_id === source?.source_id ? html` selected` : ''}
-                        >
-                          ${s.name}
-                        </option>`,
-                    )}
-                  </select></label
-                ><button type="submit">Show</button>
-              </form>`
-            : html`<p class="empty">No sources yet: create one in <a href="/console/sources">Sources</a>.</p>`
-        }
-        ${source && samples.length === 0 ? html`<p class="empty">No samples for ${source.name} yet: ask the sender to post with <code>"listen": true</code> in the body.</p>` : ''}
-        ${samples.map((s) => sample(s, me.agent.timezone))}
-      </main>`,
-    );
+    const body = listenPage({ sources, source, samples, zone: me.agent.timezone });
+    return consolePage(reply, me, 'Listen review', '/console/listen', body);
   });
 }

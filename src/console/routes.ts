@@ -14,6 +14,7 @@ import { registerLogin } from './login.ts';
 import { installSessions } from './session.ts';
 import { registerSourcePages } from './sources.ts';
 import { registerWorkPages } from './work.ts';
+import { validationError } from '../admin/validation-errors.ts';
 
 /**
  * The console's pages load only their own script and stylesheet, and talk only to their own
@@ -106,6 +107,8 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
   });
   scope.get('/', async (_request, reply) => reply.redirect('/console/leads', 303));
 
+  // Pages that share an admin route's schema say what is wrong in its words.
+  scope.setSchemaErrorFormatter(validationError);
   registerLogin(scope, deps.db);
   registerLeadsPages(scope, deps);
   registerLeadPage(scope, deps);

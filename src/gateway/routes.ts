@@ -17,6 +17,7 @@ import { createGateway } from './gateway.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { rejected, toAnswer, unavailable, type DeliveryResult, type Rejected } from './result.ts';
 import { createSourceDirectory } from './source-directory.ts';
+import { contractOnly, gatewaySchema } from './contract-schemas.ts';
 
 export const GATEWAY_PATH = '/v1/inbound-lead-gateway';
 
@@ -104,7 +105,11 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
   });
 
   for (const url of [GATEWAY_PATH, `${GATEWAY_PATH}/v/:token`, `${GATEWAY_PATH}/v/`]) {
-    app.route({ method: 'POST', url, bodyLimit: LIMITS.maxBodyBytes, onRequest, handler });
+    // The schemas document the contract (the OpenAPI document); the empty token path is no endpoint.
+    const documented = url.endsWith('/v/')
+      ? {}
+      : { schema: gatewaySchema(url !== GATEWAY_PATH), ...contractOnly };
+    app.route({ method: 'POST', url, bodyLimit: LIMITS.maxBodyBytes, onRequest, handler, ...documented });
     app.route({ method: otherMethods, url, handler: methodNotAllowed });
   }
 }

@@ -17,7 +17,19 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
     );
     done();
   });
-  app.get('/metrics', async (_request, reply) =>
+  const schema = {
+    tags: ['Operations'],
+    operationId: 'getMetrics',
+    summary: 'Prometheus metrics: answers, leads, webhooks, texts, latency, outbox depth and lag',
+    security: [],
+    response: {
+      200: {
+        description: 'Prometheus text format.',
+        content: { 'text/plain': { schema: { type: 'string' } } },
+      },
+    },
+  };
+  app.get('/metrics', { schema }, async (_request, reply) =>
     reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
   );
 }

@@ -4,12 +4,14 @@ import {
   LEAD_CATEGORY_SYNONYMS,
   MORTGAGE_TYPE_SYNONYMS,
   SCHEDULE_TYPE_SYNONYMS,
-} from '../ingest/tables/synonyms.ts';
-import { LEAD_FIELDS, type FieldKind, type LeadFieldName } from '../ingest/fields.ts';
-import type { Json } from './json-schema.ts';
+} from './tables/synonyms.ts';
+import { LEAD_FIELDS, type FieldKind, type LeadFieldName } from './fields.ts';
 
-// The lead fields senders may send, described once for the OpenAPI document: types come from
-// LEAD_FIELDS, enum values from the synonym tables, words from docs/sender-contract.md ("Fields").
+// The lead fields senders may send, described once for the route schemas (and so the OpenAPI
+// document): types come from LEAD_FIELDS, enum values from the synonym tables, words from
+// docs/sender-contract.md ("Fields").
+
+type Json = Record<string, unknown>;
 
 const ENUMS: Partial<Record<LeadFieldName, readonly string[]>> = {
   gender: Object.keys(GENDER_SYNONYMS),
@@ -108,7 +110,10 @@ function kindSchema(kind: FieldKind, orNull: boolean): Json {
   }
 }
 
-/** One schema per LEAD_FIELDS entry: kind, then the contract's description, format, enum and range. */
+/**
+ * One JSON Schema per LEAD_FIELDS entry: kind, then the contract's description, format, enum and
+ * range. `orNull`: as a stored lead shows it (null when the lead has none).
+ */
 export function leadFieldSchemas(orNull: boolean): Record<string, Json> {
   const out: Record<string, Json> = {};
   for (const [name, kind] of Object.entries(LEAD_FIELDS) as [LeadFieldName, FieldKind][]) {

@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+import { LIMITS } from '../../limits.ts';
+import { ListOf, Nullable, Text, Timestamp, Uuid, UuidParam } from './common.ts';
+
+/** An address with one `@` and a dot after it; blanks around it are trimmed. */
+export const EMAIL_PATTERN = '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$';
+
+const Email = (description: string) =>
+  Type.String({ maxLength: LIMITS.emailMaxLength, pattern: EMAIL_PATTERN, description });
+const Zone = Text(LIMITS.timezoneMaxLength, 'IANA time zone, e.g. America/Chicago.');
+
+export const Agent = Type.Object({
+  agent_id: Uuid(),
+  name: Type.String(),
+  timezone: Type.String({ description: 'IANA time zone (default America/New_York).' }),
+  email: Nullable(Type.String(), { description: 'The agent’s console login; null: none.' }),
+  sms_template: Nullable(Type.String(), {
+    description:
+      'The first text new leads get ({agent_name}, {first_name}, {appointment_time}); null: the default.',
+  }),
+  created_at: Timestamp(),
+});
+
+export const CreateAgentBody = Type.Object({
+  name: Text(),
+  timezone: Type.Optional(Zone),
+  email: Type.Optional(Email('The console login (unique, any case). Another agent’s: 409 EMAIL_TAKEN.')),
+});
+
+export const UpdateAgentBody = Type.Object({
+  name: Type.Optional(Text()),
+  timezone: Type.Optional(Zone),
+  sms_template: Type.Optional(Nullable(Text(LIMITS.smsTemplateMaxLength))),
+  email: Type.Optional(
+    Nullable(Email('The console login; null removes it. Another agent’s: 409 EMAIL_TAKEN.')),
+  ),
+});
+
+export const SetPasswordBody = Type.Object({
+  password: Type.String({
+    minLength: LIMITS.passwordMinLength,
+    maxLength: LIMITS.passwordMaxLength,
+    description: 'Stored as an Argon2id hash.',
+  }),
+});
+
+export const AgentKey = Type.Object({
+  key_id: Uuid(),
+  created_at: Timestamp(),
+  revoked_at: Nullable(Timestamp()),
+});
+
+export const AgentKeyCreated = Type.Object({
+  key_id: Uuid(),
+  key: Type.String({ description: '`lgk_` + 43 characters; send as `Authorization: Bearer <key>`.' }),
+  created_at: Timestamp(),
+});
+
+export const AgentKeyList = ListOf('keys', AgentKey);
+
+export const AgentParams = Type.Object({
+  agent_id: UuidParam('The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER.'),
+});

@@ -1,0 +1,75 @@
+import { Type } from 'typebox';
+import { LIMITS } from '../../limits.ts';
+import { Enum, ListOf, Nullable, STORABLE, Text, Timestamp, Uuid, UuidParam } from './common.ts';
+
+export const Source = Type.Object({
+  source_id: Uuid(),
+  agent_id: Uuid(),
+  name: Type.String(),
+  active: Type.Boolean({ description: 'A disabled source’s token gets 401 INVALID_SOURCE_TOKEN.' }),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+  has_signing_key: Type.Boolean(),
+  rate_limit_rps: Nullable(Type.Integer(), {
+    description: 'The source’s own rate limit, requests per second; null: the server’s RATE_LIMIT_RPS.',
+  }),
+  rate_limit_burst: Nullable(Type.Integer(), {
+    description: 'The source’s own burst; null: the server’s RATE_LIMIT_BURST.',
+  }),
+});
+
+export const SourceWithToken = Type.Object({
+  ...Source.properties,
+  token: Uuid('The source token in full. Shown only here: it is stored as a hash.'),
+  webhook_url: Type.String({ format: 'uri', description: 'The gateway URL with the token in the path.' }),
+});
+
+export const SourceList = ListOf('sources', Source);
+
+export const CreateSourceBody = Type.Object({ name: Text() });
+
+const RateLimit = (max: number, description: string) =>
+  Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: max }), { description }));
+
+export const UpdateSourceBody = Type.Object({
+  active: Type.Optional(Type.Boolean({ description: '`false` disables the token at once.' })),
+  name: Type.Optional(Text()),
+  signing_key: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: LIMITS.signingKeyMaxLength, pattern: STORABLE }), {
+      description: 'Webhook signing secret; null removes it. Never returned (see has_signing_key).',
+    }),
+  ),
+  rate_limit_rps: RateLimit(
+    LIMITS.sourceRateMaxRps,
+    'Raise (or lower) this source’s rate for a big import; null returns to the server’s default.',
+  ),
+  rate_limit_burst: RateLimit(LIMITS.sourceRateMaxBurst, 'null returns to the server’s default.'),
+});
+
+export const SourceParams = Type.Object({
+  source_id: UuidParam('The lead source. Not a UUID or unknown: 404 SOURCE_NOT_FOUND.'),
+});
+
+export const BookingEventLogEntry = Type.Object(
+  {
+    event_id: Uuid(),
+    received_at: Timestamp(),
+    event: Type.String({ examples: ['invitee.created', 'routing_form_submission.created'] }),
+    invitee_uri: Nullable(Type.String()),
+    lead_id: Nullable(Uuid()),
+    outcome: Enum([
+      'lead_created',
+      'lead_updated',
+      'appointment_canceled',
+      'appointment_rescheduled',
+      'no_show_marked',
+      'no_show_removed',
+      'ignored',
+      'ignored_unknown_invitee',
+    ]),
+    payload: Type.Object({}, { description: 'The event body as received.', additionalProperties: true }),
+  },
+  { description: 'A booking-scheduler event as received, and what the gateway did with it.' },
+);
+
+export const BookingEventList = ListOf('events', BookingEventLogEntry);

@@ -1,0 +1,64 @@
+import type { CallTask } from '../../automations/dial-queue.ts';
+import { CALL_OUTCOMES, type CallOutcome } from '../../leads/lead-status.ts';
+import { clock, phone, when } from '../format.ts';
+import { html, type Html } from '../html.ts';
+import { dataTable, postForm } from './components.ts';
+
+const OUTCOME_LABELS: Record<CallOutcome, string> = {
+  reached: 'Reached',
+  no_answer: 'No answer',
+  bad_number: 'Bad number',
+  not_interested: 'Not interested',
+};
+
+export interface DialQueueData {
+  tasks: CallTask[];
+  /** The instant the page shows the prospects' clocks at. */
+  now: string;
+  zone: string;
+  csrf: string;
+}
+
+/** Who to call now, oldest first, with the prospect's local time and a form for the outcome. */
+export function dialQueuePage({ tasks, now, zone, csrf }: DialQueueData): Html {
+  return html`<main>
+    <h1>Dial queue</h1>
+    <p>
+      Who to call now, oldest first, with the prospect’s local time. Outside calling hours (8:00–21:00 there,
+      or the state’s own rule), wait. After each call, save its outcome: reached makes a new lead Contacted;
+      no answer brings the call back in an hour (three tries at most); bad number and not interested say so on
+      the lead.
+    </p>
+    ${
+      tasks.length
+        ? dataTable(
+            ['Lead', 'Phone', 'Their time', 'Calling hours', 'Waiting since', 'Outcome'],
+            tasks.map((t) => taskRow(t, now, zone, csrf)),
+          )
+        : html`<p class="empty">Nobody to call: every new lead with a phone lands here.</p>`
+    }
+  </main>`;
+}
+
+function taskRow(t: CallTask, now: string, zone: string, csrf: string): Html {
+  return html`<tr>
+    <td><a href="/console/leads/${t.lead_id}">${t.name}</a></td>
+    <td>${t.phone ? html`<a class="phone" href="tel:+1${t.phone}">${phone(t.phone)}</a>` : '—'}</td>
+    <td>${clock(now, t.timezone)} (${t.timezone})</td>
+    <td>
+      ${t.calling_hours_open ? html`<span class="status ok">open: call now</span>` : html`<span class="status bad">closed: wait</span>`}
+    </td>
+    <td>${when(t.created_at, zone)}</td>
+    <td>
+      ${postForm(
+        csrf,
+        `/console/dial-queue/${t.task_id}/outcome`,
+        html`<label class="sr-only" for="outcome-${t.task_id}">Outcome of the call to ${t.name}</label>
+          <select id="outcome-${t.task_id}" name="outcome">
+            ${CALL_OUTCOMES.map((o) => html`<option value="${o}">${OUTCOME_LABELS[o]}</option>`)}
+          </select>
+          <button type="submit">Save</button>`,
+      )}
+    </td>
+  </tr>`;
+}

@@ -1,0 +1,204 @@
+import { LEAD_FIELDS } from '../../ingest/fields.ts';
+import type { HistoryView, LeadDetail } from '../../leads/lead-queries.ts';
+import { fieldText, label, phone, show, when } from '../format.ts';
+import { html, jsonBlock, type Html } from '../html.ts';
+import type { LeadAutomations } from '../lead-automations.ts';
+import { fieldList } from './components.ts';
+
+export interface LeadPageData {
+  lead: LeadDetail;
+  zone: string;
+  sourceNames: Map<string, string>;
+  automations: LeadAutomations;
+  /** Active destinations of the lead's source: whether its events go out as webhooks. */
+  destinations: number;
+}
+
+/** One lead: its fields, custom fields, consent evidence, appointments, history, automations. */
+export function leadPage({ lead, zone, sourceNames, automations, destinations }: LeadPageData): Html {
+  const sourceName = (id: string | null) => (id ? (sourceNames.get(id) ?? 'a removed source') : '');
+  const fields = Object.keys(LEAD_FIELDS).filter(
+    (f) => lead[f] !== null && lead[f] !== undefined && f !== 'name',
+  );
+  const custom = Object.entries((lead.custom_fields ?? {}) as Record<string, unknown>);
+  return html`<main>
+    <p><a href="/console/leads">← Leads</a></p>
+    <h1>${lead.name}</h1>
+    <p>
+      <span class="status">${lead.status}</span> · received ${when(lead.created_at, zone)} from
+      ${sourceName(lead.source_id)} · updated ${when(lead.updated_at, zone)}
+    </p>
+    <section aria-labelledby="fields-h">
+      <h2 id="fields-h">Fields</h2>
+      ${fieldList(fields.map((f) => [label(f), fieldText(f, lead[f])] as const))}
+    </section>
+    <section aria-labelledby="custom-h">
+      <h2 id="custom-h">Custom fields</h2>
+      ${
+        custom.length
+          ? fieldList(custom.map(([k, v]) => [k, show(v)] as const))
+          : html`<p class="empty">None: every field the sender sent had a place.</p>`
+      }
+    </section>
+    <section aria-labelledby="consent-h">
+      <h2 id="consent-h">Consent evidence</h2>
+      ${consentEvidence(lead.consent, zone, sourceName)}
+    </section>
+    <section aria-labelledby="appt-h">
+      <h2 id="appt-h">Appointments</h2>
+      ${
+        lead.appointments.length
+          ? html`<ul>
+              ${lead.appointments.map(
+                (a) =>
+                  html`<li>
+                    ${when(a.scheduled_at, zone)} · prospect’s time
+                    ${when(a.scheduled_at, a.appointment_timezone ?? zone)} ·
+                    <span class="status">${a.status}</span>
+                  </li>`,
+              )}
+            </ul>`
+          : html`<p class="empty">No appointment.</p>`
+      }
+    </section>
+    <section aria-labelledby="hist-h">
+      <h2 id="hist-h">History</h2>
+      <ol class="timeline">
+        ${lead.history.map((h) => historyEntry(h, zone, sourceName))}
+      </ol>
+    </section>
+    <section aria-labelledby="auto-h">
+      <h2 id="auto-h">Automations</h2>
+      ${automationsList(automations, zone, {
+        phone: typeof lead.phone === 'string' && lead.phone !== '',
+        textConsent:
+          lead.sms_consent === true ||
+          (lead.consent as { sms_consent?: unknown } | null)?.sms_consent === true,
+        destinations,
+      })}
+    </section>
+  </main>`;
+}
+
+/**
+ * The texting consent the latest delivery that stated it gave, and its evidence (what a TCPA
+ * dispute asks for), as labelled fields; a certificate is a link only when it is http(s).
+ */
+export function consentEvidence(
+  consent: unknown,
+  zone: string,
+  sourceName: (id: string | null) => string,
+): Html {
+  if (!consent || typeof consent !== 'object') {
+    return html`<p class="empty">The sender sent no consent evidence.</p>`;
+  }
+  const c = consent as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : '—');
+  const cert =
+    typeof c.consent_cert_url === 'string' && /^https?:\/\//i.test(c.consent_cert_url)
+      ? c.consent_cert_url
+      : null;
+  return html`<dl class="fields">
+    <dt>Texts</dt>
+    <dd>${c.sms_consent === true ? 'Consented' : 'Declined'}</dd>
+    <dt>Stated</dt>
+    <dd>
+      ${when(typeof c.received_at === 'string' ? c.received_at : null, zone)}${typeof c.source_id === 'string' ? html` · from ${sourceName(c.source_id)}` : ''}
+    </dd>
+    <dt>Certificate</dt>
+    <dd>
+      ${cert ? html`<a href="${cert}" rel="noopener noreferrer" target="_blank">${cert}</a>` : text(c.consent_cert_url)}
+    </dd>
+    <dt>LeadiD token</dt>
+    <dd>${text(c.consent_token)}</dd>
+    <dt>IP address</dt>
+    <dd>${text(c.ip_address)}</dd>
+    <dt>User agent</dt>
+    <dd>${text(c.user_agent)}</dd>
+  </dl>`;
+}
+
+/** One history entry: what happened, from which source, and each field it changed (from → to). */
+function historyEntry(h: HistoryView, zone: string, sourceName: (id: string | null) => string): Html {
+  const changes =
+    h.changes && typeof h.changes === 'object' ? Object.entries(h.changes as Record<string, unknown>) : [];
+  const details =
+    h.details && typeof h.details === 'object' ? Object.entries(h.details as Record<string, unknown>) : [];
+  return html`<li>
+    <p>
+      <strong>${label(h.event)}</strong> ·
+      ${when(h.created_at, zone)}${h.source_id ? html` · from ${sourceName(h.source_id)}` : ''}
+    </p>
+    ${
+      changes.length
+        ? html`<ul class="changes">
+            ${changes.map(([field, change]) => {
+              const c = (change ?? {}) as { from?: unknown; to?: unknown };
+              return html`<li>
+                ${label(field)}: <del>${fieldText(field, c.from)}</del> → <ins>${fieldText(field, c.to)}</ins>
+              </li>`;
+            })}
+          </ul>`
+        : ''
+    }
+    ${
+      details.length
+        ? html`<details>
+            <summary>Details</summary>
+            ${jsonBlock(h.details)}
+          </details>`
+        : ''
+    }
+  </li>`;
+}
+
+/** What decides a lead's follow-up: a phone (a call task), text consent too (a text), destinations (webhooks). */
+export interface FollowUpFacts {
+  phone: boolean;
+  textConsent: boolean;
+  destinations: number;
+}
+
+const joined = (words: string[]) =>
+  words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : (words[0] ?? '');
+
+/** Why nothing has fired for a lead, from what it has: only the reasons that hold. */
+export function noAutomations({ phone, textConsent, destinations }: FollowUpFacts): string {
+  const due = [
+    phone && 'a call task',
+    phone && textConsent && 'a text',
+    destinations > 0 && 'webhooks',
+  ].filter((w): w is string => typeof w === 'string');
+  const not = [
+    !phone && 'no call task or text: it has no phone',
+    phone && !textConsent && 'no text: it has no text consent',
+    destinations === 0 && 'no webhook: its source has no destination',
+  ].filter((w): w is string => typeof w === 'string');
+  const because = not.length ? ` ${joined(not).replace(/^./, (c) => c.toUpperCase())}.` : '';
+  if (due.length === 0) return `None fired for this lead.${because}`;
+  return `None fired yet: ${joined(due)} follow a delivery within seconds.${because}`;
+}
+
+/** The call tasks, texts and webhook deliveries made for the lead, or why there are none. */
+function automationsList(automations: LeadAutomations, zone: string, facts: FollowUpFacts): Html {
+  const { calls, texts, webhooks } = automations;
+  if (calls.length + texts.length + webhooks.length === 0) {
+    return html`<p class="empty">${noAutomations(facts)}</p>`;
+  }
+  return html`${calls.map((c) => html`<p>Call task (speed to lead) · ${c.status} · ${when(c.created_at, zone)}</p>`)}
+  ${texts.map(
+    (t) =>
+      html`<p>
+        Text to ${phone(t.to_phone)} ·
+        ${t.status}${t.sent_at ? html` ${when(t.sent_at, zone)}` : html` · due ${when(t.send_at, zone)}`}${t.error ? html` · ${t.error}` : ''}
+      </p>`,
+  )}
+  ${webhooks.map(
+    (w) =>
+      html`<p>
+        Webhook ${w.topic} → ${w.kind ?? 'removed destination'} ·
+        ${w.status}${w.last_status ? html` (HTTP ${w.last_status})` : ''} · ${w.attempts}
+        attempt${w.attempts === 1 ? '' : 's'}${w.last_error ? html` · ${w.last_error}` : ''}
+      </p>`,
+  )}`;
+}
