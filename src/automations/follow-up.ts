@@ -1,7 +1,9 @@
 import type { Queryable } from '../db/index.ts';
 import { leadZone } from './lead-zone.ts';
 import { agentPhoneKey, optedOut, textsSince } from './sms-repository.ts';
+import { nextAllowedInstant } from './contact-window.ts';
 import { planFollowUp, type FollowUp } from './speed-to-lead.ts';
+import type { ContactRule } from './tables/calling-hours.ts';
 
 /** What of the agent a follow-up needs: the name and template of the text, the fallback zone. */
 export interface FollowUpAgent {
@@ -87,25 +89,37 @@ export function planFollowUps(
   now: Date,
 ): PlannedFollowUp[] {
   const texted = new Map(history.texted);
+  // The round's leads share a few zones, and placing `now` in a zone (through Intl) is most of
+  // planning a follow-up: each zone's answer is worked out once a round.
+  const windows = new Map<string, Date>();
+  const allowedAt = (at: Date, zone: string, rule: ContactRule) => {
+    const key = `${zone} ${rule.start} ${rule.end}`;
+    let next = windows.get(key);
+    if (!next) windows.set(key, (next = nextAllowedInstant(at, zone, rule)));
+    return next;
+  };
   return requests.map((r) => {
     const { lead, agent } = r;
     const phone = text(lead, 'phone');
     const key = phone === null ? '' : agentPhoneKey(r.agent_id, phone);
-    const plan = planFollowUp({
-      topic: r.topic,
-      status: String(lead.status),
-      phone,
-      first_name: text(lead, 'first_name'),
-      state: text(lead, 'state'),
-      zone: leadZone(lead, agent.timezone),
-      sms_consent: lead.sms_consent === true,
-      appointment: r.scheduled_at ? { scheduled_at: r.scheduled_at } : null,
-      opted_out: history.stopped.has(key),
-      texts_last_24h: texted.get(key) ?? 0,
-      agent_name: agent.name,
-      template: agent.sms_template,
-      now,
-    });
+    const plan = planFollowUp(
+      {
+        topic: r.topic,
+        status: String(lead.status),
+        phone,
+        first_name: text(lead, 'first_name'),
+        state: text(lead, 'state'),
+        zone: leadZone(lead, agent.timezone),
+        sms_consent: lead.sms_consent === true,
+        appointment: r.scheduled_at ? { scheduled_at: r.scheduled_at } : null,
+        opted_out: history.stopped.has(key),
+        texts_last_24h: texted.get(key) ?? 0,
+        agent_name: agent.name,
+        template: agent.sms_template,
+        now,
+      },
+      allowedAt,
+    );
     if ('send_at' in plan.text) texted.set(key, (texted.get(key) ?? 0) + 1);
     return { ...plan, phone };
   });

@@ -31,14 +31,14 @@ export function createPreviews(db: Database): Previews {
   return async (input) => {
     const number = textableNumber(input.lead);
     const reads = await read({
-      values: {
+      params: PREVIEW_READS.one.values({
         agent_id: input.agent_id,
         source_id: input.source_id,
         phone: keyValue(input.keys, 'phone'),
         email: keyValue(input.keys, 'email'),
         text_to: number,
         texts_since: new Date(input.now.getTime() - TEXT_WINDOW_MS).toISOString(),
-      },
+      }),
       claims: [],
     });
     if (!reads) throw new Error('the preview read no row');

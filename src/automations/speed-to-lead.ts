@@ -1,6 +1,7 @@
 import type { LeadStatus } from '../leads/lead-status.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
 import { renderText } from './sms-template.ts';
+import type { ContactRule } from './tables/calling-hours.ts';
 
 /** What a lead event asks of the agent's follow-up: a call task, and maybe a first text. */
 export interface FollowUpInput {
@@ -33,7 +34,10 @@ export interface FollowUp {
  * prospect's calling hours — outside them it waits for the next allowed minute. A lead that is
  * Canceled (a scheduler's cancel) is followed up by nobody.
  */
-export function planFollowUp(i: FollowUpInput): FollowUp {
+export function planFollowUp(
+  i: FollowUpInput,
+  allowedAt: (now: Date, zone: string, rule: ContactRule) => Date = nextAllowedInstant,
+): FollowUp {
   const isLead = i.topic === 'lead.created' || i.topic === 'lead.updated';
   const callTask = i.topic === 'lead.created' && i.phone !== null && i.status !== 'Canceled';
   const skip = (reason: string): FollowUp => ({ callTask, text: { skipped: reason } });
@@ -47,7 +51,7 @@ export function planFollowUp(i: FollowUpInput): FollowUp {
   return {
     callTask,
     text: {
-      send_at: nextAllowedInstant(i.now, i.zone, rule),
+      send_at: allowedAt(i.now, i.zone, rule),
       body: renderText(i.template, {
         agent_name: i.agent_name,
         first_name: i.first_name,

@@ -74,7 +74,7 @@ describe('sqlForOneOrMany', () => {
       'WITH r AS (SELECT * FROM json_to_recordset($1::json) AS r (n integer, p1 text, p2 text)), ' +
         's AS (SELECT r.* FROM r) SELECT r.n, r.p1::int, s.p2::text FROM r, s',
     );
-    expect(forms.many.values([{ a: 'x', b: 1 }, { b: 2 }])).toEqual([
+    expect(forms.many.values([forms.one.values({ a: 'x', b: 1 }), forms.one.values({ b: 2 })])).toEqual([
       '[{"n":1,"p1":1,"p2":"x"},{"n":2,"p1":2,"p2":null}]',
     ]);
   });

@@ -46,7 +46,8 @@ export type RowParam<N extends string = string> = (name: N, type: string, alias?
  */
 export interface TwoForms<N extends string = string> {
   one: Statement<N>;
-  many: { text: string; values(records: ReadonlyArray<Values<N>>): unknown[] };
+  /** Each call's parameters in the one-row form's order (`one.values`, or filled by `slots`). */
+  many: { text: string; values(calls: ReadonlyArray<readonly unknown[]>): unknown[] };
 }
 
 export function sqlForOneOrMany<N extends string>(
@@ -60,7 +61,40 @@ export function sqlForOneOrMany<N extends string>(
     if (at < 0) throw new Error(`parameter ${name} is not in the one-row form`);
     return `${alias}.p${at + 1}::${type}`;
   }, rows);
-  return { one, many: { text, values: (records) => [recordsJson(records.map(one.values))] } };
+  return { one, many: { text, values: (calls) => [recordsJson(calls)] } };
+}
+
+/**
+ * Where each named parameter goes among a statement's, found once: a statement on every
+ * delivery's path fills its parameters by position (`params[slot] = value`) instead of building a
+ * record of dozens of names for each call.
+ */
+export function slots<N extends string>(statement: Statement<N>, names: readonly N[]): number[] {
+  return names.map((name) => {
+    const at = statement.names.indexOf(name);
+    if (at < 0) throw new Error(`the statement has no parameter ${name}`);
+    return at;
+  });
+}
+
+/** The slots of a row shape's columns, named with `prefix` (`rowValues`). */
+export function rowSlots(statement: Statement, shape: RowShape, prefix = ''): number[] {
+  return slots(
+    statement,
+    shape.columns.map((c) => `${prefix}${c.name}`),
+  );
+}
+
+/** Writes a row's values, by column, into `params` at the row shape's slots. */
+export function fillRow(
+  params: unknown[],
+  at: readonly number[],
+  shape: RowShape,
+  row: Record<string, unknown>,
+): void {
+  shape.columns.forEach((c, i) => {
+    params[at[i] ?? -1] = row[c.name] ?? null;
+  });
 }
 
 function numbered<N>(names: N[], name: N): number {

@@ -1,11 +1,14 @@
 import { LIMITS } from '../limits.ts';
 import type { Database } from './database.ts';
 import { gathered } from './gathered.ts';
-import { run, type TwoForms, type Values } from './statement.ts';
+import type { TwoForms } from './statement.ts';
 
-/** A call waiting for its statement: its parameters by name, and what no other call of its statement may claim. */
-export interface Call<N extends string = string> {
-  values: Values<N>;
+/**
+ * A call waiting for its statement: its parameters, in the statement's order (`one.values(record)`,
+ * or filled by slot), and what no other call of its statement may claim.
+ */
+export interface Call {
+  params: unknown[];
   claims: string[];
 }
 
@@ -20,21 +23,21 @@ export interface Call<N extends string = string> {
 export function together<R, N extends string>(
   db: Database,
   statement: TwoForms<N>,
-): (call: Call<N>) => Promise<R | undefined> {
+): (call: Call) => Promise<R | undefined> {
   const opts = { concurrency: db.kind === 'postgres' ? LIMITS.sharedStatements : 1 };
   type Result = { ok: R | undefined } | { err: unknown };
-  const one = async (c: Call<N>): Promise<Result> => {
+  const one = async (c: Call): Promise<Result> => {
     try {
-      return { ok: (await run<R, N>(db, statement.one, c.values)).rows[0] };
+      return { ok: (await db.query<R>(statement.one.text, c.params)).rows[0] };
     } catch (err) {
       return { err };
     }
   };
-  const many = async (cs: Call<N>[]): Promise<Result[]> => {
+  const many = async (cs: Call[]): Promise<Result[]> => {
     try {
       const { rows } = await db.query<R & { n: number }>(
         statement.many.text,
-        statement.many.values(cs.map((c) => c.values)),
+        statement.many.values(cs.map((c) => c.params)),
       );
       const byN = new Map(rows.map((r) => [Number(r.n), r]));
       return cs.map((_, i) => ({ ok: byN.get(i + 1) }));
@@ -42,9 +45,9 @@ export function together<R, N extends string>(
       return Promise.all(cs.map(one));
     }
   };
-  const gather = gathered<Call<N>, Result>(async (calls) => {
-    const shared: Call<N>[] = [];
-    const alone: Call<N>[] = [];
+  const gather = gathered<Call, Result>(async (calls) => {
+    const shared: Call[] = [];
+    const alone: Call[] = [];
     const taken = new Set<string>();
     for (const c of calls) {
       if (c.claims.some((x) => taken.has(x))) alone.push(c);
@@ -57,7 +60,7 @@ export function together<R, N extends string>(
       shared.length === 1 ? Promise.all(shared.map(one)) : many(shared),
       Promise.all(alone.map(one)),
     ]);
-    const results = new Map<Call<N>, Result>();
+    const results = new Map<Call, Result>();
     shared.forEach((c, i) => results.set(c, a[i] as Result));
     alone.forEach((c, i) => results.set(c, b[i] as Result));
     return calls.map((c) => results.get(c) as Result);

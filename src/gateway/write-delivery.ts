@@ -103,9 +103,13 @@ export async function writeInTransaction(
 
   const plan = planWrite(source, delivery, { newLeadId, stored, agenda });
 
-  if (stored) await moveContactKeys(tx, source.agent_id, newLeadId, stored.lead_id);
-  await applyWrite(tx, source, plan);
-  if (scope) await completeIdempotencyKey(tx, scope, plan.leadId, successAnswer(plan.result));
+  // The writes depend on nothing but the plan: sent together, in order (database.ts,
+  // transactionStatements), so the embedded database's one connection is held the shorter.
+  await Promise.all([
+    stored ? moveContactKeys(tx, source.agent_id, newLeadId, stored.lead_id) : null,
+    ...planWrites(tx, source, plan),
+    scope ? completeIdempotencyKey(tx, scope, plan.leadId, successAnswer(plan.result)) : null,
+  ]);
   return plan.result;
 }
 
@@ -115,18 +119,22 @@ function keyScope(source: AuthenticatedSource, d: LiveDelivery): KeyScope | null
   return { agent_id: source.agent_id, source_id: source.source_id, key: d.replayKey, digest: d.bodyDigest };
 }
 
-/** Writes what the plan decided, in the transaction. */
-async function applyWrite(tx: Queryable, source: AuthenticatedSource, plan: WritePlan): Promise<void> {
-  if (plan.lead?.op === 'update') await updateLead(tx, source.agent_id, plan.leadId, plan.lead.row);
-  if (plan.lead?.op === 'insert') await insertLead(tx, plan.leadId, plan.lead.row);
+/** The statements that write what the plan decided, in the order they are sent. */
+function planWrites(tx: Queryable, source: AuthenticatedSource, plan: WritePlan): Array<Promise<void>> {
+  const writes: Array<Promise<void>> = [];
+  if (plan.lead?.op === 'update') writes.push(updateLead(tx, source.agent_id, plan.leadId, plan.lead.row));
+  if (plan.lead?.op === 'insert') writes.push(insertLead(tx, plan.leadId, plan.lead.row));
   for (const change of plan.agenda) {
-    if (change.op === 'update')
-      await setAppointmentStatus(tx, source.agent_id, change.appointment_id, change.status);
-    else await insertAppointment(tx, change.row);
+    writes.push(
+      change.op === 'update'
+        ? setAppointmentStatus(tx, source.agent_id, change.appointment_id, change.status)
+        : insertAppointment(tx, change.row),
+    );
   }
-  for (const entry of plan.history) await insertHistory(tx, entry);
-  if (plan.eventLog) await recordBookingEvent(tx, plan.eventLog);
-  await enqueue(tx, source.agent_id, plan.messages);
+  for (const entry of plan.history) writes.push(insertHistory(tx, entry));
+  if (plan.eventLog) writes.push(recordBookingEvent(tx, plan.eventLog));
+  writes.push(enqueue(tx, source.agent_id, plan.messages));
+  return writes;
 }
 
 /**

@@ -2,7 +2,15 @@ import { APPOINTMENT_ROW } from '../appointments/appointment-repository.ts';
 import { isPgError } from '../db/database.ts';
 import { newId } from '../db/ids.ts';
 import type { Database } from '../db/index.ts';
-import { columnList, rowRecord, rowValues, sqlForOneOrMany, type RowParam } from '../db/statement.ts';
+import {
+  columnList,
+  fillRow,
+  rowSlots,
+  rowValues,
+  slots,
+  sqlForOneOrMany,
+  type RowParam,
+} from '../db/statement.ts';
 import { together } from '../db/together.ts';
 import { fingerprintContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
 import { KEY_ROW, keyRow, TAKE_OVER_EXPIRED_KEY } from '../idempotency/key-store.ts';
@@ -10,7 +18,7 @@ import type { JsonObject } from '../json.ts';
 import { contactKeys, keyValue } from '../leads/contact-keys.ts';
 import { HISTORY_ROW, LEAD_ROW, historyRow, leadRow } from '../leads/lead-repository.ts';
 import { insertMessagesSql, messagesJson } from '../outbox/enqueue.ts';
-import { currentSourceSql, currentSourceValues } from '../sources/source-repository.ts';
+import { currentSourceSql } from '../sources/source-repository.ts';
 import { emptyAgenda, planWrite, type LiveDelivery, type WritePlan } from './plan-write.ts';
 import { answerForUsedKey, successAnswer, type DeliveryResult } from './result.ts';
 import { UNCONFIRMED, type Unconfirmed, type SourceClaim } from './source-directory.ts';
@@ -58,10 +66,12 @@ export function createNewContactWriter(db: Database): NewContactWriter {
       agenda: emptyAgenda(d, newId()),
     });
     const fingerprint = fingerprintContact(d.lead.fields);
-    const values = newContactValues(claim, d, plan, fingerprint);
+    const contact = contactKeys(d.lead.fields);
+    const keys = { phone: keyValue(contact, 'phone'), email: keyValue(contact, 'email') };
+    const params = newContactParams(claim, d, plan, fingerprint, keys);
     let outcome: Outcome | undefined;
     try {
-      outcome = await write({ values, claims: claimed(claim, values) });
+      outcome = await write({ params, claims: claimed(claim, d, keys) });
     } catch (err) {
       // Another delivery committed the same phone or email while this statement ran: a merge.
       if (isPgError(err) && err.code === '23505' && err.constraint === 'lead_contacts_pkey') return null;
@@ -144,23 +154,43 @@ SELECT r.n, EXISTS (SELECT FROM src WHERE src.n = r.n) AS authentic,
 });
 
 /** What a write claims that no other write of the same statement may: key, phone, email. */
-function claimed(claim: SourceClaim, values: Record<string, unknown>): string[] {
+function claimed(
+  claim: SourceClaim,
+  d: LiveDelivery,
+  keys: { phone: string | null; email: string | null },
+): string[] {
   const { agent_id, source_id } = claim.source;
   const claims = [
-    values['key.key'] === null ? null : `key ${source_id} ${String(values['key.key'])}`,
-    values.phone === null ? null : `phone ${agent_id} ${String(values.phone)}`,
-    values.email === null ? null : `email ${agent_id} ${String(values.email)}`,
+    d.replayKey === null ? null : `key ${source_id} ${d.replayKey}`,
+    keys.phone === null ? null : `phone ${agent_id} ${keys.phone}`,
+    keys.email === null ? null : `email ${agent_id} ${keys.email}`,
   ];
   return claims.filter((c): c is string => c !== null);
 }
 
+// Where each value goes among the statement's parameters, found once: this runs for every new lead.
+const ONE = NEW_CONTACT.one;
+const [TOKEN_HASH, SOURCE_ID, REVISION, PHONE, EMAIL, MESSAGES] = slots(ONE, [
+  'token_hash',
+  'source_id',
+  'revision',
+  'phone',
+  'email',
+  'messages',
+]);
+const KEY = rowSlots(ONE, KEY_ROW, 'key.');
+const LEAD = rowSlots(ONE, LEAD_ROW, 'lead.');
+const APPOINTMENT = rowSlots(ONE, APPOINTMENT_ROW, 'appointment.');
+const HISTORY = rowSlots(ONE, HISTORY_ROW, 'history.');
+
 /** The statement's parameters: the source as the request knows it, the key, the contact's keys, and every row. */
-function newContactValues(
+function newContactParams(
   claim: SourceClaim,
   d: LiveDelivery,
   plan: WritePlan,
   fingerprint: ContactFingerprint,
-): Record<string, unknown> {
+  keys: { phone: string | null; email: string | null },
+): unknown[] {
   const lead = plan.lead;
   const [history] = plan.history;
   const appointment = plan.agenda[0];
@@ -169,18 +199,23 @@ function newContactValues(
   if (appointment && appointment.op !== 'insert')
     throw new Error('a new contact has no appointment to update');
   const { agent_id, source_id } = claim.source;
-  const keys = contactKeys(d.lead.fields);
-  const scope = { agent_id, source_id, key: d.replayKey ?? '', digest: d.bodyDigest };
-  const answered = { lead_id: plan.leadId, response: successAnswer(plan.result) };
-  return {
-    ...currentSourceValues(claim.tokenHash, claim.source),
-    ...rowRecord(KEY_ROW, keyRow(scope, fingerprint, answered), 'key.'),
-    'key.key': d.replayKey,
-    phone: keyValue(keys, 'phone'),
-    email: keyValue(keys, 'email'),
-    ...rowRecord(LEAD_ROW, leadRow(plan.leadId, lead.row), 'lead.'),
-    ...(appointment ? rowRecord(APPOINTMENT_ROW, { ...appointment.row }, 'appointment.') : {}),
-    ...rowRecord(HISTORY_ROW, historyRow(history), 'history.'),
-    messages: messagesJson(plan.messages),
+  const params: unknown[] = new Array(ONE.names.length).fill(null);
+  const set = (slot: number | undefined, value: unknown) => {
+    params[slot ?? -1] = value;
   };
+  set(TOKEN_HASH, claim.tokenHash);
+  set(SOURCE_ID, source_id);
+  set(REVISION, claim.source.revision);
+  set(PHONE, keys.phone);
+  set(EMAIL, keys.email);
+  set(MESSAGES, messagesJson(plan.messages));
+  if (d.replayKey !== null) {
+    const scope = { agent_id, source_id, key: d.replayKey, digest: d.bodyDigest };
+    const answered = { lead_id: plan.leadId, response: successAnswer(plan.result) };
+    fillRow(params, KEY, KEY_ROW, keyRow(scope, fingerprint, answered));
+  }
+  fillRow(params, LEAD, LEAD_ROW, leadRow(plan.leadId, lead.row));
+  if (appointment) fillRow(params, APPOINTMENT, APPOINTMENT_ROW, { ...appointment.row });
+  fillRow(params, HISTORY, HISTORY_ROW, historyRow(history));
+  return params;
 }

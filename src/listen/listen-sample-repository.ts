@@ -1,8 +1,8 @@
 import { LIMITS } from '../limits.ts';
 import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
-import { columnList, rowValues, sqlForOneOrMany, type RowShape } from '../db/statement.ts';
-import { together, type Call } from '../db/together.ts';
+import { columnList, rowValues, sqlForOneOrMany, type RowShape, type TwoForms } from '../db/statement.ts';
+import { together } from '../db/together.ts';
 import { currentSourceSql, type currentSourceValues } from '../sources/source-repository.ts';
 import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
@@ -119,13 +119,15 @@ export interface SampleStore {
 }
 
 export function createSampleStore(db: Database): SampleStore {
-  const stored =
-    (write: (call: Call) => Promise<unknown>) => async (s: NewListenSample, source: CurrentSource) => {
+  const stored = (statement: TwoForms) => {
+    const write = together(db, statement);
+    return async (s: NewListenSample, source: CurrentSource) => {
       const sampleId = newId();
-      const row = await write({ values: { ...sampleRow(s, sampleId), ...source }, claims: [] });
-      return row ? sampleId : null;
+      const params = statement.one.values({ ...sampleRow(s, sampleId), ...source });
+      return (await write({ params, claims: [] })) ? sampleId : null;
     };
-  return { listen: stored(together(db, STORE_SAMPLE)), refused: stored(together(db, STORE_REFUSED)) };
+  };
+  return { listen: stored(STORE_SAMPLE), refused: stored(STORE_REFUSED) };
 }
 
 /** Forgets samples older than SAMPLE_LIMITS.retentionDays. Returns how many were removed. */
