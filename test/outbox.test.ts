@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OUTBOX_TOPICS } from '../src/outbox/topics.ts';
+import { createAgency, putMember } from '../src/routing/agency-repository.ts';
+import { createSource } from '../src/sources/source-repository.ts';
 import { createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { testDispatcher } from './support/automations.ts';
 import { deliver, GATEWAY } from './support/deliver.ts';
 import { bookingFixtureText, type BookingFixture } from './fixtures/booking/load.ts';
 
@@ -203,6 +206,52 @@ describe('outbox: one message per thing that happened', () => {
     ).toBe(422);
     expect(await maxSeq(src)).toBeGreaterThan(0);
     expect((await sendEvent(src, 'routing-form-submission-created')).messages).toEqual([]);
+  });
+});
+
+describe('outbox: a lead of an agency moved on', () => {
+  it('When the claim timer moves a lead, then lead.reassigned under the new producer', async () => {
+    const boss = await seedSource(t.db, 'Outbox Boss');
+    const producers = [await seedSource(t.db, 'Outbox P1'), await seedSource(t.db, 'Outbox P2')];
+    const agency = await createAgency(t.db, {
+      name: 'Outbox Agency',
+      fallback_agent_id: boss.agent_id,
+      timezone: 'America/Chicago',
+      claim_minutes: 1,
+    });
+    for (const p of producers) {
+      await putMember(t.db, agency.agency_id, p.agent_id, {
+        licensed_states: ['IL'],
+        weight: 1,
+        daily_cap: null,
+        active: true,
+      });
+    }
+    const { source, token } = await createSource(
+      t.db,
+      boss.agent_id,
+      'Outbox agency source',
+      agency.agency_id,
+    );
+    const res = await deliver(t.app, token, { name: 'Moving Mo', phone: '3125550299', state: 'IL' });
+    const first = res.json<{ lead_id: string; agent_id: string }>();
+    const to = producers.find((p) => p.agent_id !== first.agent_id) ?? boss;
+    const before = await maxSeq(to);
+    const later = testDispatcher(t.db, [0], { now: () => new Date(Date.now() + 2 * 24 * 3600_000) });
+    expect((await later.runOnce()).reassigned).toBe(1);
+    const messages = (await messagesAfter(to, before)).filter((m) => m.topic === 'lead.reassigned');
+    expect(messages).toEqual([
+      {
+        topic: 'lead.reassigned',
+        payload: {
+          lead_id: first.lead_id,
+          source_id: source.source_id,
+          from_agent_id: first.agent_id,
+          agent_id: to.agent_id,
+          rule: 'reassigned',
+        },
+      },
+    ]);
   });
 });
 

@@ -85,7 +85,8 @@ describe('every index on leads is one a query reads by (migrations/0019-unused-e
   // one no query reads is only a cost (leads_agent_email_idx was: a search matches email with ILIKE).
   const READ_BY = {
     leads_pkey: 'a lead by agent and id (foreign keys, updates)',
-    leads_lead_id_key: 'a lead by id (admin and console pages)',
+    leads_lead_id_idx: 'a lead by id (admin and console pages)',
+    leads_claim_due_idx: 'the claim timer: leads of an agency due to move on (only those are in it)',
     leads_agent_created_idx: "an agent's leads, newest first, by cursor",
     leads_agent_phone_idx: 'the search for a whole phone number',
   };

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { IANAZone } from 'luxon';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { appError } from '../errors.ts';
 import { createAgentKey, listAgentKeys, revokeAgentKey } from './agent-keys.ts';
@@ -7,6 +6,7 @@ import { createAgent, setAgentPassword, updateAgent } from './agent-repository.t
 import { requireOperator } from './auth.ts';
 import { agentOf, loadAgent } from './lookups.ts';
 import { hashPassword } from './passwords.ts';
+import { zoneOf } from './zone.ts';
 import {
   Agent,
   AgentKeyCreated,
@@ -156,13 +156,4 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
       return reply.code(204).send();
     },
   );
-}
-
-/** An IANA zone in its canonical spelling (`america/chicago` → `America/Chicago`). */
-function zoneOf(typed: string): string {
-  const timezone = typed.trim();
-  if (!IANAZone.isValidZone(timezone)) {
-    throw appError('VALIDATION_ERROR', 'timezone must be an IANA time zone such as America/Chicago');
-  }
-  return new Intl.DateTimeFormat('en-US', { timeZone: timezone }).resolvedOptions().timeZone;
 }

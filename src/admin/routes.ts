@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AdminDeps } from './deps.ts';
 import { appError } from '../errors.ts';
+import { registerAgencyRoutes } from './agency-routes.ts';
 import { registerAgentRoutes } from './agent-routes.ts';
 import { registerAutomationRoutes } from './automation-routes.ts';
 import { installAdminAuth } from './auth.ts';
@@ -18,6 +19,7 @@ export async function registerAdminRoutes(scope: FastifyInstance, deps: AdminDep
   installAdminBodyParser(scope);
   if (!scope.hasRequestDecorator('agent')) scope.decorateRequest('agent', null);
   if (!scope.hasRequestDecorator('source')) scope.decorateRequest('source', null);
+  if (!scope.hasRequestDecorator('agency')) scope.decorateRequest('agency', null);
   scope.setSchemaErrorFormatter(validationError);
   const app = scope.withTypeProvider<TypeBoxTypeProvider>();
   registerAgentRoutes(app, deps);
@@ -26,6 +28,7 @@ export async function registerAdminRoutes(scope: FastifyInstance, deps: AdminDep
   registerSampleRoutes(app, deps);
   registerLeadRoutes(app, deps);
   registerAutomationRoutes(app, deps);
+  registerAgencyRoutes(app, deps);
 
   // An empty agent segment (`/agents//sources`) names no agent: say so instead of a bare 404.
   const missingAgent = async () => {

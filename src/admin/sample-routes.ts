@@ -1,6 +1,6 @@
 import { createPreviews } from '../automations/preview.ts';
 import { appError } from '../errors.ts';
-import { remapSample } from '../gateway/listen.ts';
+import { createRoutePreview, remapSample } from '../gateway/listen.ts';
 import { isJsonObject } from '../json.ts';
 import { getSample, listSamples } from '../listen/listen-sample-repository.ts';
 import { findDeliverySource } from '../sources/source-repository.ts';
@@ -13,7 +13,7 @@ import { SourceParams } from './schemas/sources.ts';
 /** A source's samples (Listen-mode deliveries and refused live ones), and re-mapping one of them. */
 export function registerSampleRoutes(app: AdminApp, deps: AdminDeps): void {
   const withSource = loadSource(deps.db);
-  const previews = createPreviews(deps.db);
+  const foresight = { previews: createPreviews(deps.db), routes: createRoutePreview(deps.db) };
 
   app.get(
     '/sources/:source_id/samples',
@@ -61,7 +61,7 @@ export function registerSampleRoutes(app: AdminApp, deps: AdminDeps): void {
           'The sample has no JSON body to map (it was refused as INVALID_JSON); only its raw_body is kept',
         );
       }
-      const content = remapSample(previews, source, sample.body);
+      const content = remapSample(foresight, source, sample.body);
       if (!content) {
         throw appError(
           'VALIDATION_ERROR',

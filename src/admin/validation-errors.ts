@@ -13,6 +13,7 @@ const PARAM_CODES: Record<string, ErrorCode> = {
   delivery_id: 'DELIVERY_NOT_FOUND',
   task_id: 'TASK_NOT_FOUND',
   key_id: 'KEY_NOT_FOUND',
+  agency_id: 'AGENCY_NOT_FOUND',
 };
 
 const TYPE_WORDS: Record<string, string> = {

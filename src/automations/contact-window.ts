@@ -26,3 +26,20 @@ export function nextAllowedInstant(now: Date, zone: string, rule: ContactRule): 
   const today = local.set({ hour: startH, minute: startM, second: 0, millisecond: 0 });
   return (local < today ? today : today.plus({ days: 1 })).toJSDate();
 }
+
+/**
+ * The instant `minutes` of the rule's window have passed since `start` in `zone`: time outside the
+ * window (nights, before the opening) does not count. What the agency's claim timer waits. Pure.
+ */
+export function afterWindowMinutes(start: Date, minutes: number, zone: string, rule: ContactRule): Date {
+  const [endH = 0, endM = 0] = rule.end.split(':').map(Number);
+  let at = nextAllowedInstant(start, zone, rule);
+  let left = minutes * 60_000;
+  for (;;) {
+    const local = DateTime.fromJSDate(at, { zone });
+    const closes = local.set({ hour: endH, minute: endM, second: 0, millisecond: 0 }).toMillis();
+    if (left <= closes - at.getTime()) return new Date(at.getTime() + left);
+    left -= closes - at.getTime();
+    at = nextAllowedInstant(new Date(closes), zone, rule);
+  }
+}

@@ -80,18 +80,20 @@ export async function deleteDestination(
   return rowCount > 0;
 }
 
-/** The active destinations of a source that receive `topic`, for a dispatch. */
+/**
+ * The active destinations of a source that receive `topic`, for a dispatch: by the source alone,
+ * for an agency's source sends its leads' events from every producer they were routed to.
+ */
 export async function destinationsFor(
   tx: Queryable,
-  agentId: string,
   sourceId: string,
   topic: string,
 ): Promise<Array<{ destination_id: string; kind: DestinationKind }>> {
   const { rows } = await tx.query<{ destination_id: string; kind: DestinationKind }>(
     `SELECT destination_id, kind FROM sync_destinations
-      WHERE agent_id = $1 AND source_id = $2 AND active AND (events IS NULL OR $3 = ANY (events))
+      WHERE source_id = $1 AND active AND (events IS NULL OR $2 = ANY (events))
       ORDER BY destination_id`,
-    [agentId, sourceId, topic],
+    [sourceId, topic],
   );
   return rows;
 }

@@ -3,6 +3,7 @@ import { LIMITS } from '../limits.ts';
 import { isTransientDbError } from '../db/database.ts';
 import type { Database } from '../db/index.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { reassignUnclaimed } from './claim-timer.ts';
 import { fanOut } from './fan-out.ts';
 import { fromHand, sendDueTexts, type TextRound } from './send-texts.ts';
 import { sendDueWebhooks, type WebhookRound } from './send-webhooks.ts';
@@ -11,6 +12,8 @@ import { releaseTexts, type HandedText } from './sms-repository.ts';
 
 export interface DispatchRound extends WebhookRound {
   dispatched: number;
+  /** Leads of an agency the claim timer moved on. */
+  reassigned: number;
   texts: TextRound;
 }
 
@@ -20,11 +23,11 @@ interface Log {
 }
 
 export interface Dispatcher {
-  /** One round: hand new outbox messages on, send due webhooks, send due texts. */
+  /** One round: hand new outbox messages on, move unclaimed leads on, send due webhooks, send due texts. */
   runOnce(): Promise<DispatchRound>;
   /**
-   * Rounds until stopped, in three loops (hand on; send webhooks; send texts), each at once after
-   * a full round and every LIMITS.dispatcherPollMs otherwise.
+   * Rounds until stopped, in three loops (hand on and the claim timer; send webhooks; send texts),
+   * each at once after a full round and every LIMITS.dispatcherPollMs otherwise.
    */
   start(): void;
   /** Stops after the round in progress; texts handed to it and not sent go back to the queue. */
@@ -83,8 +86,8 @@ export function createDispatcher(
   };
   /** Logs what a round did; returns how much work it found (a full round: go again at once). */
   const progress = (round: Partial<DispatchRound>): number => {
-    const { dispatched = 0, delivered = 0, failed = 0, dead = 0, gone = 0, texts } = round;
-    const found = dispatched + delivered + failed + dead + gone + (texts?.sent ?? 0);
+    const { dispatched = 0, reassigned = 0, delivered = 0, failed = 0, dead = 0, gone = 0, texts } = round;
+    const found = dispatched + reassigned + delivered + failed + dead + gone + (texts?.sent ?? 0);
     if (found > 0 || (texts?.failed ?? 0) > 0) log.info({ dispatcher: round }, 'dispatcher round');
     return found;
   };
@@ -92,9 +95,10 @@ export function createDispatcher(
   const runOnce = async (): Promise<DispatchRound> => {
     const at = now();
     const dispatched = await handOn(at);
+    const reassigned = await reassignUnclaimed(db, at, LIMITS.dispatcherBatch);
     const sent = await sendWebhooks();
     const texts = await sendTexts(at);
-    const round = { dispatched, ...sent, texts };
+    const round = { dispatched, reassigned, ...sent, texts };
     progress(round);
     return round;
   };
@@ -107,7 +111,11 @@ export function createDispatcher(
   // work made rounds of one or two messages (a third of the embedded database's time).
   const pause = (found: number) => (found >= LIMITS.dispatcherBatch ? 0 : LIMITS.dispatcherPollMs);
   const loops: Array<() => Promise<number>> = [
-    async () => progress({ dispatched: await handOn(now()) }),
+    async () => {
+      const at = now();
+      const dispatched = await handOn(at);
+      return progress({ dispatched, reassigned: await reassignUnclaimed(db, at, LIMITS.dispatcherBatch) });
+    },
     async () => progress(await sendWebhooks()),
     async () => progress({ texts: await sendTexts(now()) }),
   ];

@@ -220,7 +220,7 @@ type Destinations = Awaited<ReturnType<typeof destinationsFor>>;
 type NewCallTask = Parameters<typeof addCallTasks>[1][number];
 
 const sourceOf = (m: OutboxRow) => (typeof m.payload.source_id === 'string' ? m.payload.source_id : null);
-const destinationKey = (m: OutboxRow, sourceId: string) => `${m.agent_id} ${sourceId} ${m.topic}`;
+const destinationKey = (m: OutboxRow, sourceId: string) => `${sourceId} ${m.topic}`;
 
 /** The destinations a message goes to: its source's that take its topic. */
 function webhooksOf(m: OutboxRow, destinations: ReadonlyMap<string, Destinations>): Destinations {
@@ -237,7 +237,7 @@ async function destinationsOf(
   for (const m of messages) {
     const sourceId = sourceOf(m);
     const key = sourceId && destinationKey(m, sourceId);
-    if (key && !asks.has(key)) asks.set(key, destinationsFor(tx, m.agent_id, sourceId, m.topic));
+    if (key && !asks.has(key)) asks.set(key, destinationsFor(tx, sourceId, m.topic));
   }
   const keys = [...asks.keys()];
   const answers = await Promise.all(asks.values());

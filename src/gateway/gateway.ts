@@ -2,7 +2,7 @@ import { createPreviews } from '../automations/preview.ts';
 import type { Database } from '../db/index.ts';
 import { createSampleStore } from '../listen/listen-sample-repository.ts';
 import { createExactRetries, type ExactRetries } from './exact-retries.ts';
-import type { ListenDeps } from './listen.ts';
+import { createRoutePreview, type ListenDeps } from './listen.ts';
 import { createDeliveryWriter, type DeliveryWriter } from './write-delivery.ts';
 
 /**
@@ -23,5 +23,6 @@ export function createGateway(db: Database): Gateway {
     exactRetries: createExactRetries(db),
     samples: createSampleStore(db),
     previews: createPreviews(db),
+    routes: createRoutePreview(db),
   };
 }

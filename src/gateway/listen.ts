@@ -7,6 +7,9 @@ import type { FieldWarning } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
 import { contactKeys } from '../leads/contact-keys.ts';
 import type { NewListenSample, SampleStore } from '../listen/listen-sample-repository.ts';
+import type { Queryable } from '../db/index.ts';
+import type { LeadFields } from '../ingest/types.ts';
+import { routeInAgency, type Routed } from '../routing/route-delivery.ts';
 import { currentSourceValues } from '../sources/source-repository.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { PreparedLead } from './prepare-lead.ts';
@@ -14,11 +17,23 @@ import { rejected, unavailable, type DeliveryResult } from './result.ts';
 import { UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
 
-type SourceIds = Pick<AuthenticatedSource, 'agent_id' | 'source_id'>;
+type SourceIds = Pick<AuthenticatedSource, 'agent_id' | 'source_id' | 'agency_id'>;
 
-/** What storing a sample needs: what a live delivery would fire, and where samples are stored. */
-export interface ListenDeps {
+/** Who a lead of an agency would be routed to now, moving no rotation (`routeInAgency` without commit). */
+export type RoutePreview = (agencyId: string, fields: LeadFields) => Promise<Routed>;
+
+export function createRoutePreview(db: Queryable): RoutePreview {
+  return (agencyId, fields) => routeInAgency(db, agencyId, fields, { commit: false });
+}
+
+/** What a sample's preview needs: what a live delivery would fire, and where it would be routed. */
+export interface Foresight {
   previews: Previews;
+  routes: RoutePreview;
+}
+
+/** What storing a sample needs: its preview, and where samples are stored. */
+export interface ListenDeps extends Foresight {
   samples: SampleStore;
 }
 
@@ -36,6 +51,7 @@ export interface MappedContent {
 export interface SampleContent extends MappedContent {
   error_code: ErrorCode | null;
   would_fire: JsonObject | null;
+  would_route: JsonObject | null;
 }
 
 /** The mapping of a prepared lead as a sample shows it. Pure. */
@@ -55,18 +71,23 @@ export function mappedContent(lead: PreparedLead): MappedContent {
 
 /**
  * What a Listen delivery of this lead shows: its mapping, MISSING_NAME when it has no name, and
- * (when it has one) what a live delivery would trigger. Reads only.
+ * (when it has one) who an agency's lead would go to and what a live delivery would trigger for
+ * that producer. Reads only.
  */
 async function previewContent(
-  previews: Previews,
+  foresight: Foresight,
   source: SourceIds,
   lead: PreparedLead,
 ): Promise<SampleContent> {
   const errorCode = lead.hasName ? null : 'MISSING_NAME';
+  const routed =
+    errorCode === null && source.agency_id ? await foresight.routes(source.agency_id, lead.fields) : null;
+  const producer = routed ? { ...source, agent_id: routed.agent_id } : source;
   return {
     ...mappedContent(lead),
     error_code: errorCode,
-    would_fire: errorCode ? null : await wouldFire(previews, source, lead),
+    would_fire: errorCode ? null : await wouldFire(foresight.previews, producer, lead),
+    would_route: routed ? { agent_id: routed.agent_id, rule: routed.routing.rule } : null,
   };
 }
 
@@ -88,7 +109,7 @@ export async function recordListenSample(
 ): Promise<DeliveryResult | Unconfirmed> {
   const stored = await storeSample(deps.samples, claim, async () => ({
     body,
-    ...(await previewContent(deps.previews, claim.source, lead)),
+    ...(await previewContent(deps, claim.source, lead)),
   }));
   if (stored.kind !== 'listened') return stored;
   return lead.hasName ? stored : rejected('MISSING_NAME');
@@ -100,12 +121,12 @@ export async function recordListenSample(
  * null.
  */
 export function remapSample(
-  previews: Previews,
+  foresight: Foresight,
   source: SourceIds & Pick<AuthenticatedSource, 'agent_timezone' | 'mapping_rules'>,
   body: JsonObject,
 ): Promise<SampleContent> | null {
   if (parseBookingEvent(body)) return null;
-  return previewContent(previews, source, prepareSourceLead(body, source));
+  return previewContent(foresight, source, prepareSourceLead(body, source));
 }
 
 /** A scheduler event other than a booking, in Listen mode: the sample says what would be done. */

@@ -11,6 +11,7 @@ import type { JsonObject } from '../json.ts';
 import type { LeadUpdate, NewHistoryEntry, NewLead } from '../leads/lead-repository.ts';
 import type { StoredLead } from '../leads/merge-lead.ts';
 import type { OutboxMessage } from '../outbox/topics.ts';
+import type { Routed } from '../routing/route-delivery.ts';
 import type { AppointmentFacts } from './outbox-messages.ts';
 import type { PreparedLead } from './prepare-lead.ts';
 import type { DeliveredLead } from './result.ts';
@@ -61,12 +62,16 @@ export interface AgendaRead {
   facts: AppointmentFacts[];
 }
 
-/** What the database told the delivery: the contact it is (null: a new one), and the agenda. */
+/**
+ * What the database told the delivery: the contact it is (null: a new one), the agenda, and for an
+ * agency's source the producer the lead was routed to.
+ */
 export interface Found {
   /** The lead id a new contact gets. */
   newLeadId: string;
   stored: StoredLead | null;
   agenda: AgendaRead;
+  routed?: Routed | null;
 }
 
 export type AgendaWrite =

@@ -5,6 +5,7 @@ import type { NewHistoryEntry } from '../leads/lead-repository.ts';
 import type { LeadStatus } from '../leads/lead-status.ts';
 import type { MergeResult } from '../leads/merge-lead.ts';
 import type { OutboxMessage } from '../outbox/topics.ts';
+import type { Routing } from '../routing/route.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { AgendaRead, LiveDelivery } from './live-delivery.ts';
 
@@ -20,6 +21,8 @@ export interface Written {
   plan: AgendaPlan;
   /** An event about an invitee already replaced by its reschedule: the lead was left as it was. */
   superseded: boolean;
+  /** How an agency's lead came to its producer (told in the history); null for an agent's own source. */
+  routing: Routing | null;
 }
 
 /** The appointment a booking delivery booked or kept (the history's and messages' `appointment_id`). */
@@ -47,13 +50,19 @@ export function historyEntries(source: AuthenticatedSource, d: LiveDelivery, w: 
         appointment_id: appointmentId,
         rescheduled_appointment_ids: rescheduled.map((c) => c.appointment_id),
         warnings,
+        ...(w.routing ? { routing: w.routing } : {}),
       },
     });
   } else {
     entries.push({
       ...entry,
       event: 'created',
-      details: { status: w.status, appointment_id: appointmentId, warnings },
+      details: {
+        status: w.status,
+        appointment_id: appointmentId,
+        warnings,
+        ...(w.routing ? { routing: w.routing } : {}),
+      },
     });
   }
   if (d.agenda?.kind === 'cancel' && d.scheduler) {

@@ -56,7 +56,8 @@ export function planWrite(source: AuthenticatedSource, delivery: LiveDelivery, f
       : statusAfterAgenda(d.agenda, merge?.result.status ?? d.lead.status, plan);
   const consent = consentEvidence(d.lead.fields, source.source_id);
   const body_format = d.lead.format;
-  const w: Written = { leadId, merge, status, plan, superseded };
+  const routing = found.routed?.routing ?? null;
+  const w: Written = { leadId, merge, status, plan, superseded, routing };
   const result = {
     kind: merge ? ('merged' as const) : ('created' as const),
     lead: deliveredLead(source, d, leadId, status),
@@ -78,6 +79,8 @@ export function planWrite(source: AuthenticatedSource, delivery: LiveDelivery, f
             idempotency_key: d.leadKey,
             consent,
             body_format,
+            routing,
+            claim_due_at: found.routed?.claim_due_at ?? null,
           },
         },
     agenda: agendaWrites(source, d, leadId, plan),

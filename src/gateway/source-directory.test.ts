@@ -32,6 +32,7 @@ const SOURCE: AuthenticatedSource = {
   revision: 1,
   rate_limit_rps: null,
   rate_limit_burst: null,
+  agency_id: null,
 };
 
 /**

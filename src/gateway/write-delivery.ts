@@ -15,6 +15,7 @@ import { claimContactKeys, contactKeys, moveContactKeys } from '../leads/contact
 import { insertHistory, insertLead, lockLead, updateLead } from '../leads/lead-repository.ts';
 import type { StoredLead } from '../leads/merge-lead.ts';
 import { enqueue } from '../outbox/enqueue.ts';
+import { routeInAgency } from '../routing/route-delivery.ts';
 import { isSourceCurrent, type AuthenticatedSource } from '../sources/source-repository.ts';
 import { planWrite, type AgendaRead, type LiveDelivery, type WritePlan } from './plan-write.ts';
 import { createRecent } from './recent.ts';
@@ -54,7 +55,11 @@ export function createDeliveryWriter(db: Database): DeliveryWriter {
       (k) => `${claim.source.agent_id} ${k.kind} ${k.value}`,
     );
     try {
-      const isNew = isNewContactCandidate(delivery) && !keys.some((k) => recentContacts.has(k));
+      // An agency's lead is routed inside the transaction, under the agency's lock.
+      const isNew =
+        claim.source.agency_id === null &&
+        isNewContactCandidate(delivery) &&
+        !keys.some((k) => recentContacts.has(k));
       const fast = isNew ? await writeNewContact(claim, delivery) : null;
       const result = fast ?? (await db.withTransaction((tx) => writeInTransaction(tx, claim, delivery)));
       if (result.kind === 'created' || result.kind === 'merged') for (const k of keys) recentContacts.add(k);
@@ -77,31 +82,38 @@ export function failedWrite(err: unknown): Rejected {
 
 /**
  * The one transaction of a live delivery, step by step: confirm the source taken from memory →
- * claim the idempotency key (a used one is replayed or refused) → find the contact by its phone and
- * email keys → read the agenda (row-locked) → decide (plan-write.ts, pure) → write the lead, its
- * appointments, history, event-log line and outbox messages → complete the key with the answer.
+ * claim the idempotency key (a used one is replayed or refused) → for an agency's source, route
+ * the lead to a producer (src/routing) → find the contact by its phone and email keys → read the
+ * agenda (row-locked) → decide (plan-write.ts, pure) → write the lead, its appointments, history,
+ * event-log line and outbox messages → complete the key with the answer.
  */
 export async function writeInTransaction(
   tx: Queryable,
   claim: SourceClaim,
   delivery: LiveDelivery,
 ): Promise<DeliveryResult | Unconfirmed> {
-  const { source } = claim;
-  if (!claim.confirmed && !(await isSourceCurrent(tx, claim.tokenHash, source))) return UNCONFIRMED;
+  if (!claim.confirmed && !(await isSourceCurrent(tx, claim.tokenHash, claim.source))) return UNCONFIRMED;
 
-  const scope = keyScope(source, delivery);
+  // The key is the source's, whoever the lead goes to.
+  const scope = keyScope(claim.source, delivery);
   if (scope) {
     const fingerprint = fingerprintContact(delivery.lead.fields);
     const key = await claimIdempotencyKey(tx, scope, fingerprint);
     if (key.kind === 'existing') return answerForUsedKey(key, fingerprint);
   }
 
+  const agencyId = claim.source.agency_id;
+  const routed = agencyId ? await routeInAgency(tx, agencyId, delivery.lead.fields, { commit: true }) : null;
+  // From here on the lead is the producer's, as if it came from a source of their own.
+  const source = routed
+    ? { ...claim.source, agent_id: routed.agent_id, agent_timezone: routed.timezone }
+    : claim.source;
   const newLeadId = newId();
   const stored = await findContact(tx, source.agent_id, delivery.lead, newLeadId);
   const d = stored || !delivery.leadIfNew ? delivery : { ...delivery, lead: delivery.leadIfNew };
   const agenda = await readAgenda(tx, source.agent_id, d, stored);
 
-  const plan = planWrite(source, delivery, { newLeadId, stored, agenda });
+  const plan = planWrite(source, delivery, { newLeadId, stored, agenda, routed });
 
   // The writes depend on nothing but the plan: sent together, in order (database.ts,
   // transactionStatements), so the embedded database's one connection is held the shorter.

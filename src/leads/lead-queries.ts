@@ -28,6 +28,8 @@ export interface HistoryView {
 export interface LeadDetail extends LeadView {
   appointments: AppointmentView[];
   history: HistoryView[];
+  /** A lead of an agency: how it came to its producer (src/routing); null otherwise. */
+  routing: unknown;
 }
 
 export interface LeadListQuery {
@@ -139,11 +141,15 @@ export async function getLeadViews(
 export async function getLeadDetail(db: Queryable, leadId: string): Promise<LeadDetail | null> {
   const lead = await getLeadView(db, leadId);
   if (!lead) return null;
-  const [appointments, history] = await Promise.all([
+  const [appointments, history, routing] = await Promise.all([
     listLeadAppointments(db, lead.agent_id, lead.lead_id),
     listLeadHistory(db, lead.agent_id, lead.lead_id),
+    db.query<{ routing: unknown }>('SELECT routing FROM leads WHERE agent_id = $1 AND lead_id = $2', [
+      lead.agent_id,
+      lead.lead_id,
+    ]),
   ]);
-  return { ...lead, appointments, history };
+  return { ...lead, appointments, history, routing: routing.rows[0]?.routing ?? null };
 }
 
 export async function listLeadHistory(

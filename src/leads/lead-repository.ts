@@ -20,6 +20,10 @@ export interface NewLead {
   consent: ConsentEvidence | null;
   /** How the delivery's body was read (`flat`, `meta_lead_ads` …): the latest delivery's is kept. */
   body_format: string;
+  /** How a lead of an agency came to its producer (src/routing); null for an agent's own source. */
+  routing?: object | null;
+  /** When the claim timer looks at the lead again; null: never. */
+  claim_due_at?: Date | null;
 }
 
 // The consent evidence with the time it arrived, or null (SQL: `$` is the evidence as json or null).
@@ -45,6 +49,8 @@ export const LEAD_ROW: RowShape = {
     { name: 'custom_fields', type: 'jsonb' },
     { name: 'consent', type: 'jsonb', value: withArrival('$') },
     { name: 'body_format', type: 'text' },
+    { name: 'routing', type: 'jsonb' },
+    { name: 'claim_due_at', type: 'timestamptz' },
   ],
 };
 
@@ -56,6 +62,8 @@ export function leadRow(leadId: string, lead: NewLead): Record<string, unknown> 
     source_id: lead.source_id,
     idempotency_key: lead.idempotency_key,
     ...leadValues(lead),
+    routing: lead.routing ? JSON.stringify(lead.routing) : null,
+    claim_due_at: lead.claim_due_at ?? null,
   };
 }
 

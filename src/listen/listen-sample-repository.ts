@@ -26,6 +26,8 @@ export interface NewListenSample {
   error_code: string | null;
   /** What a live delivery would have triggered (automations, destinations, create or merge). */
   would_fire?: JsonObject | null;
+  /** For an agency's source: the producer a live delivery would go to, and by which rule. */
+  would_route?: JsonObject | null;
 }
 
 /** A sample's row: the columns a stored sample is written with, each with its type. */
@@ -44,6 +46,7 @@ const SAMPLE_ROW: RowShape = {
     { name: 'warnings', type: 'jsonb' },
     { name: 'error_code', type: 'text' },
     { name: 'would_fire', type: 'jsonb' },
+    { name: 'would_route', type: 'jsonb' },
   ],
 };
 
@@ -62,6 +65,7 @@ function sampleRow(s: NewListenSample, sampleId: string): Record<string, unknown
     warnings: JSON.stringify(s.warnings),
     error_code: s.error_code,
     would_fire: s.would_fire ? JSON.stringify(s.would_fire) : null,
+    would_route: s.would_route ? JSON.stringify(s.would_route) : null,
   };
 }
 
@@ -152,10 +156,11 @@ export interface SampleView {
   warnings: unknown;
   error_code: string | null;
   would_fire: unknown;
+  would_route: unknown;
 }
 
 const SAMPLE_COLUMNS = `sample_id, received_at, listen, body, raw_body, body_format, mapped, custom_fields, warnings,
-       error_code, would_fire`;
+       error_code, would_fire, would_route`;
 
 type SampleSource = { agent_id: string; source_id: string };
 

@@ -45,9 +45,22 @@ export interface AppointmentCanceled extends AppointmentPayload {
   reason: string | null;
 }
 
+/** A lead of an agency nobody worked in time, moved to another producer by the claim timer. */
+export interface LeadReassigned {
+  lead_id: string;
+  source_id: string;
+  /** The producer it was with. */
+  from_agent_id: string;
+  /** The producer it is with now. */
+  agent_id: string;
+  /** `reassigned`: the next producer of the rotation; `fallback`: the agency's fallback producer. */
+  rule: string;
+}
+
 export interface OutboxPayloads {
   'lead.created': LeadCreated;
   'lead.updated': LeadUpdated;
+  'lead.reassigned': LeadReassigned;
   'appointment.booked': AppointmentPayload;
   'appointment.rescheduled': AppointmentRescheduled;
   'appointment.canceled': AppointmentCanceled;
@@ -60,6 +73,7 @@ export type OutboxTopic = keyof OutboxPayloads;
 export const OUTBOX_TOPICS = [
   'lead.created',
   'lead.updated',
+  'lead.reassigned',
   'appointment.booked',
   'appointment.rescheduled',
   'appointment.canceled',

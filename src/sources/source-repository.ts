@@ -26,6 +26,8 @@ export interface AuthenticatedSource {
   /** The source's own rate limit; null: the server's. */
   rate_limit_rps: number | null;
   rate_limit_burst: number | null;
+  /** The agency whose producers the source's leads are routed to; null: they are the agent's. */
+  agency_id: string | null;
 }
 
 export interface SourceRow {
@@ -39,12 +41,14 @@ export interface SourceRow {
   /** The source's own rate limit (requests per second, burst); null: the server's default. */
   rate_limit_rps: number | null;
   rate_limit_burst: number | null;
+  /** The agency whose producers its leads are routed to; null: its agent's own source. */
+  agency_id: string | null;
 }
 
 /** The source as a delivery sees it, with its agent's zone and whether it syncs to a partner. */
 const DELIVERY_SOURCE_SELECT = `
   SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
-         s.mapping_rules, s.revision, s.rate_limit_rps, s.rate_limit_burst,
+         s.mapping_rules, s.revision, s.rate_limit_rps, s.rate_limit_burst, s.agency_id,
          EXISTS (SELECT 1 FROM sync_destinations d
                   WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active
                     AND d.kind = 'partner_sync') AS auto_sync_enabled
@@ -155,18 +159,20 @@ export async function setMappingRules(
 }
 
 const SOURCE_COLUMNS = `source_id, agent_id, name, active, created_at, updated_at, signing_key IS NOT NULL AS has_signing_key,
-  rate_limit_rps, rate_limit_burst`;
+  rate_limit_rps, rate_limit_burst, agency_id`;
 
+/** A new source of the agent; of an agency (`agencyId`), it is listed under the agency's fallback producer. */
 export async function createSource(
   db: Queryable,
   agentId: string,
   name: string,
+  agencyId: string | null = null,
 ): Promise<{ source: SourceRow; token: string }> {
   const token = newSourceToken(await tokenKey(db));
   const { rows } = await db.query<SourceRow>(
-    `INSERT INTO sources (agent_id, source_id, name, token_hash, token_checked)
-     VALUES ($1, $2, $3, $4, true) RETURNING ${SOURCE_COLUMNS}`,
-    [agentId, newId(), name, hashToken(token)],
+    `INSERT INTO sources (agent_id, source_id, name, token_hash, token_checked, agency_id)
+     VALUES ($1, $2, $3, $4, true, $5) RETURNING ${SOURCE_COLUMNS}`,
+    [agentId, newId(), name, hashToken(token), agencyId],
   );
   return { source: toSource(rows[0]), token };
 }

@@ -1,3 +1,4 @@
+import { Routing } from './agencies.ts';
 import { Type, type Static } from 'typebox';
 import { APPOINTMENT_STATUSES } from '../../appointments/transitions.ts';
 import { LIMITS } from '../../limits.ts';
@@ -85,9 +86,22 @@ export const HistoryEntry = Type.Object({
 });
 
 export const LeadDetail = Type.Unsafe<
-  Static<typeof Lead> & { appointments: Static<typeof Appointment>[]; history: Static<typeof HistoryEntry>[] }
+  Static<typeof Lead> & {
+    appointments: Static<typeof Appointment>[];
+    history: Static<typeof HistoryEntry>[];
+    routing: Static<typeof Routing> | null;
+  }
 >({
-  allOf: [LeadRef, Type.Object({ appointments: Type.Array(Appointment), history: Type.Array(HistoryEntry) })],
+  allOf: [
+    LeadRef,
+    Type.Object({
+      appointments: Type.Array(Appointment),
+      history: Type.Array(HistoryEntry),
+      routing: Nullable(Routing, {
+        description: 'A lead of an agency: how it came to its producer. null otherwise.',
+      }),
+    }),
+  ],
 });
 
 export const LeadList = Type.Object({

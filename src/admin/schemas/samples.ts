@@ -34,6 +34,18 @@ const content = {
         'What a live delivery would have triggered (outcome, events, call task, text, destinations); null for refused deliveries and bodies without a name.',
     }),
   ),
+  would_route: Type.Optional(
+    Nullable(
+      Type.Object({
+        agent_id: Uuid('The producer a live delivery would go to.'),
+        rule: Type.Unsafe<string>({ type: 'string', enum: ['owner', 'rotation', 'fallback'] }),
+      }),
+      {
+        description:
+          'An agency’s source: who a live delivery would be routed to now (docs/routing.md); the rotation is not moved. null otherwise.',
+      },
+    ),
+  ),
 };
 
 export const Sample = Type.Object(

@@ -16,6 +16,10 @@ export const Source = Type.Object({
   rate_limit_burst: Nullable(Type.Integer(), {
     description: 'The source’s own burst; null: the server’s RATE_LIMIT_BURST.',
   }),
+  agency_id: Nullable(Uuid(), {
+    description:
+      'An agency’s source: each lead is routed to one of its producers (docs/routing.md); `agent_id` is the producer it is listed under. null: the agent’s own source.',
+  }),
 });
 
 export const SourceWithToken = Type.Object({

@@ -10,14 +10,15 @@ import { webhookUrl } from './webhook-url.ts';
 /** A source with its token in full: shown once, when it is created or its token regenerated. */
 export type IssuedSource = SourceRow & { token: string; webhook_url: string };
 
-/** A new lead source for the agent, and its token. */
+/** A new lead source for the agent (or the agency it is the fallback producer of), and its token. */
 export async function createLeadSource(
   db: Queryable,
   publicBaseUrl: string,
   agentId: string,
   name: string,
+  agencyId: string | null = null,
 ): Promise<IssuedSource> {
-  const { source, token } = await createSource(db, agentId, name.trim());
+  const { source, token } = await createSource(db, agentId, name.trim(), agencyId);
   return { ...source, token, webhook_url: webhookUrl(publicBaseUrl, token) };
 }
 
