@@ -62,9 +62,9 @@ export async function stopLeadgate(child: ChildProcess): Promise<void> {
 }
 
 /** POST to the admin API; throws unless it answers 2xx. */
-export async function adminPost<T>(url: string, path: string, body: object): Promise<T> {
+export async function adminPost<T>(url: string, path: string, body: object, method = 'POST'): Promise<T> {
   const res = await fetch(`${url}/v1/admin${path}`, {
-    method: 'POST',
+    method,
     headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
@@ -106,6 +106,26 @@ export async function provisionSource(
   for (const [kind, to] of Object.entries(destinations))
     await adminPost(url, `/sources/${source.source_id}/destinations`, { kind, url: to });
   return { agentId: agent.agent_id, sourceId: source.source_id, token: source.token };
+}
+
+/**
+ * An agency of three producers licensed in Texas (where the bench's leads live) and its source: new
+ * leads through it are routed to one of them in the delivery's transaction (docs/routing.md).
+ */
+export async function provisionAgencySource(url: string): Promise<{ token: string }> {
+  const agent = (name: string) =>
+    adminPost<{ agent_id: string }>(url, '/agents', { name, timezone: 'America/Chicago' });
+  const fallback = await agent('Bench Agency Fallback');
+  const agency = await adminPost<{ agency_id: string }>(url, '/agencies', {
+    name: 'Bench Agency',
+    fallback_agent_id: fallback.agent_id,
+  });
+  for (const name of ['Bench Producer 1', 'Bench Producer 2', 'Bench Producer 3']) {
+    const producer = await agent(name);
+    const member = `/agencies/${agency.agency_id}/members/${producer.agent_id}`;
+    await adminPost(url, member, { licensed_states: ['TX'] }, 'PUT');
+  }
+  return adminPost<{ token: string }>(url, `/agencies/${agency.agency_id}/sources`, { name: 'bench agency' });
 }
 
 /** Runs `fn` with the URL of a fresh schema on the PostgreSQL server at `pgUrl`, dropped afterwards. */

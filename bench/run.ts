@@ -49,6 +49,7 @@ import { peakRssMb, resetPeakRss, withCpu } from './proc.ts';
 import { describeMachine, writeSummaries } from './summary.ts';
 import {
   adminPost,
+  provisionAgencySource,
   provisionSource,
   serverFigures,
   startLeadgate,
@@ -134,6 +135,8 @@ async function revokedToken(url: string): Promise<string> {
 interface Target {
   url: string;
   token: string;
+  /** An agency's source: its leads are routed among three producers. */
+  agencyToken: string;
   run: string;
   /** A token the gateway issued and the agent then regenerated: it names no source now. */
   staleToken: string;
@@ -162,6 +165,15 @@ function scenarios(t: Target): Scenario[] {
   };
   const seededAt = (i: number) => t.seeded[i % t.seeded.length] ?? { body: '{}', key: 'none', phone: '' };
   const plain: Scenario = { name: 'new lead', expect: 200, next: () => fresh() };
+  // The same new leads through an agency's source: routed among three producers, one at a time.
+  const agency: Scenario = {
+    name: 'agency: new lead, 3 producers',
+    expect: 200,
+    next: () => {
+      const call = fresh();
+      return { ...call, headers: { ...call.headers, 'x-source-token': t.agencyToken } };
+    },
+  };
   const appointment: Scenario = {
     name: 'appointment (split date/time)',
     expect: 200,
@@ -245,6 +257,7 @@ function scenarios(t: Target): Scenario[] {
   };
   return [
     plain,
+    agency,
     appointment,
     repeat,
     replay,
@@ -414,6 +427,7 @@ async function benchGateway(
     const target: Target = {
       url,
       token: source.token,
+      agencyToken: (await provisionAgencySource(url)).token,
       staleToken: await revokedToken(url),
       run,
       seeded: await seed(url, source.token, run),
@@ -681,6 +695,11 @@ for (const target of ['PostgreSQL', 'PostgreSQL, 2 processes']) {
 }
 for (const target of ['embedded', 'PostgreSQL']) {
   ratio(`${target} new lead beside a flood / alone`, find(target, 'flood:'), find(target, 'new lead'));
+  ratio(
+    `${target} new lead through an agency / to one agent`,
+    find(target, 'agency:'),
+    find(target, 'new lead'),
+  );
   const bare = ceiling(bareName(target));
   ratio(`${target} invalid token / bare Fastify`, find(target, 'invalid token'), bare);
   ratio(`${target} revoked token / bare Fastify`, find(target, 'revoked token'), bare);
