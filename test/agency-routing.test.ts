@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminInject, createTestApp, type TestApp } from './support/app.ts';
+import { addDestination, adminInject, createTestApp, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { TEST_DATABASE_URL } from './support/db.ts';
 import { countRows, deliver, deliverInParallel } from './support/deliver.ts';
@@ -184,6 +184,17 @@ describe('the routing chain', () => {
     expect(back).toMatchObject({ status: 200, body: { active: true, assigned_today: 0 } });
     expect(a.nameOf((await send(3)).agent_id)).toBe('p1');
     expect(a.nameOf((await send(4)).agent_id)).toBe('p1');
+    // The agency's next day: the cap counts again from 0.
+    await t.db.query('UPDATE agency_members SET assigned_day = assigned_day - 1 WHERE agent_id = $1', [
+      a.ids.p2,
+    ]);
+    const members = (await api('GET', `/agencies/${a.agencyId}`)).body.members as Json[];
+    expect(members.map((m) => [a.nameOf(m.agent_id), m.assigned_today])).toEqual([
+      ['p1', 2],
+      ['p2', 0],
+    ]);
+    const next = [a.nameOf((await send(5)).agent_id), a.nameOf((await send(6)).agent_id)];
+    expect(next.sort()).toEqual(['p1', 'p2']);
   });
 
   it('When a Listen sample comes in, then it says who would get the lead and the rotation does not move', async () => {
@@ -224,6 +235,33 @@ describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () 
 });
 
 describe('the follow-up follows the producer', () => {
+  it('When a lead is routed, then its first text is signed with the producer’s template and partner events carry the producer', async () => {
+    const a = await newAgency({ p1: { states: ['TX'] }, p2: { states: ['TX'] } });
+    for (const [name, id] of Object.entries(a.ids)) {
+      await api('PATCH', `/agents/${id}`, { sms_template: `Hi {first_name}, it is ${name} of Lone Star` });
+    }
+    expect((await addDestination(t.app, a.sourceId, { url: 'http://127.0.0.1:9/partner' })).statusCode).toBe(
+      201,
+    );
+    const sent = (
+      await deliver(t.app, a.token, { name: 'Tex Ted', phone: '5125550165', state: 'TX', sms_consent: true })
+    ).json();
+    await testDispatcher(t.db).runOnce();
+    const producer = a.nameOf(sent.agent_id) ?? '?';
+    const texts = await t.db.query<{ agent_id: string; body: string }>(
+      'SELECT agent_id, body FROM sms_messages WHERE lead_id = $1',
+      [sent.lead_id],
+    );
+    expect(texts.rows).toEqual([{ agent_id: sent.agent_id, body: `Hi Tex, it is ${producer} of Lone Star` }]);
+    const events = await t.db.query<{ agent_id: string; body: { data: { lead: { agent_id: string } } } }>(
+      `SELECT agent_id, body FROM webhook_deliveries WHERE lead_id = $1 AND topic = 'lead.created'`,
+      [sent.lead_id],
+    );
+    expect(events.rows.map((e) => [e.agent_id, e.body.data.lead.agent_id])).toEqual([
+      [sent.agent_id, sent.agent_id],
+    ]);
+  });
+
   it('When a lead is routed, then its call task is in the chosen producer’s queue only, and a colleague’s key cannot read it', async () => {
     const a = await newAgency({ p1: { states: ['TX'] }, p2: { states: ['TX'] } });
     const first = (
@@ -435,6 +473,15 @@ describe('the agency admin API refuses bad input', () => {
         { licensed_states: ['TX'] },
         404,
         'AGENT_NOT_FOUND',
+      ],
+      ['an agent id not a UUID', 'GET', '/agents/nope/agencies', undefined, 400, 'INVALID_AGENT_IDENTIFIER'],
+      [
+        'a queue of an unknown agency',
+        'GET',
+        `/agencies/${unknown}/fallback-queue`,
+        undefined,
+        404,
+        'AGENCY_NOT_FOUND',
       ],
       [
         'a member not there',

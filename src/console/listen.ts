@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { listSamples } from '../listen/listen-sample-repository.ts';
+import { listMembers } from '../routing/agency-repository.ts';
 import { listSources } from '../sources/source-repository.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { consolePage, signedIn } from './context.ts';
@@ -15,7 +16,13 @@ export function registerListenPage(scope: FastifyInstance, deps: ConsoleDeps): v
     const samples = source
       ? await listSamples(deps.db, { agent_id: me.agent.agent_id, source_id: source.source_id })
       : [];
-    const body = listenPage({ sources, source, samples, zone: me.agent.timezone });
+    // An agency's source: its samples name the producer a live delivery would go to.
+    const members = source?.agency_id ? await listMembers(deps.db, source.agency_id) : [];
+    const producers = new Map([
+      [me.agent.agent_id, me.agent.name],
+      ...members.map((m) => [m.agent_id, m.name] as const),
+    ]);
+    const body = listenPage({ sources, source, samples, zone: me.agent.timezone, producers });
     return consolePage(reply, me, 'Listen review', '/console/listen', body);
   });
 }

@@ -9,6 +9,8 @@ export interface ListenData {
   source: { source_id: string; name: string } | undefined;
   samples: SampleView[];
   zone: string;
+  /** Names of the producers an agency's samples may be routed to, by agent id. */
+  producers: ReadonlyMap<string, string>;
 }
 
 const obj = (v: unknown): Record<string, unknown> =>
@@ -43,7 +45,14 @@ function wouldFire(value: unknown): Html {
   </ul>`;
 }
 
-function sample(s: SampleView, zone: string): Html {
+/** For an agency's source: who a live delivery would have gone to, and by which rule. */
+function wouldRoute(value: unknown, producers: ReadonlyMap<string, string>): Html {
+  const w = obj(value);
+  if (typeof w.agent_id !== 'string') return html``;
+  return html`<p>Routed to <strong>${producers.get(w.agent_id) ?? w.agent_id}</strong> (${show(w.rule)})</p>`;
+}
+
+function sample(s: SampleView, zone: string, producers: ReadonlyMap<string, string>): Html {
   const mapped = obj(s.mapped);
   const custom = Object.entries(obj(s.custom_fields));
   const warnings = Array.isArray(s.warnings) ? (s.warnings as Array<Record<string, unknown>>) : [];
@@ -84,12 +93,12 @@ function sample(s: SampleView, zone: string): Html {
         : html`<p class="empty">None.</p>`
     }
     <h3>A live delivery would have</h3>
-    ${wouldFire(s.would_fire)}
+    ${wouldRoute(s.would_route, producers)} ${wouldFire(s.would_fire)}
   </article>`;
 }
 
 /** Listen review: each sample of a source, its payload beside its mapping and what it would fire. */
-export function listenPage({ sources, source, samples, zone }: ListenData): Html {
+export function listenPage({ sources, source, samples, zone, producers }: ListenData): Html {
   return html`<main>
     <h1>Listen review</h1>
     <p>
@@ -117,6 +126,6 @@ export function listenPage({ sources, source, samples, zone }: ListenData): Html
         : html`<p class="empty">No sources yet: create one in <a href="/console/sources">Sources</a>.</p>`
     }
     ${source && samples.length === 0 ? html`<p class="empty">No samples for ${source.name} yet: ask the sender to post with <code>"listen": true</code> in the body.</p>` : ''}
-    ${samples.map((s) => sample(s, zone))}
+    ${samples.map((s) => sample(s, zone, producers))}
   </main>`;
 }
