@@ -8,7 +8,8 @@ import { webhookUrl } from '../admin/use-cases/webhook-url.ts';
 import { deleteDestination, listDestinations } from '../automations/destination-repository.ts';
 import type { DestinationKind } from '../automations/payloads.ts';
 import { isUuid } from '../sources/tokens.ts';
-import { listSources, type SourceRow } from '../sources/source-repository.ts';
+import { listSources } from '../sources/source-repository.ts';
+import type { SourceRow } from '../sources/source-row.ts';
 import type { Html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { consolePage, csrfToken, signedIn, type SignedIn } from './context.ts';
@@ -84,16 +85,16 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
   });
 
   onSource('/sources/:source_id/active', {}, async (_me, source, request, reply) => {
-    await changeLeadSource(deps.db, source, { active: form(request).active === 'true' });
+    await changeLeadSource(deps.db, deps.secrets, source, { active: form(request).active === 'true' });
     return reply.redirect('/console/sources', 303);
   });
 
   onSource('/sources/:source_id/signing-key', UpdateSourceBody, async (me, source, request, reply) => {
     const { signing_key: key, remove } = form(request);
-    if (remove === '1') await changeLeadSource(deps.db, source, { signing_key: null });
+    if (remove === '1') await changeLeadSource(deps.db, deps.secrets, source, { signing_key: null });
     else if (request.validationError && key)
       return render(reply, me, refusal(`The signing key ${why(request)}; it was not changed.`), 400);
-    else if (key) await changeLeadSource(deps.db, source, { signing_key: key });
+    else if (key) await changeLeadSource(deps.db, deps.secrets, source, { signing_key: key });
     return reply.redirect('/console/sources', 303);
   });
 

@@ -1,7 +1,7 @@
 import { DESTINATION_KINDS } from '../../automations/payloads.ts';
 import type { DestinationView } from '../../automations/destination-repository.ts';
 import { LIMITS } from '../../limits.ts';
-import type { SourceRow } from '../../sources/source-repository.ts';
+import type { SourceRow } from '../../sources/source-row.ts';
 import { when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { actionButton, copyable, postForm } from './components.ts';
