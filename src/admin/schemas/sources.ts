@@ -94,6 +94,16 @@ export const UpdateSourceBody = Type.Object({
   google_key: Credential('The key Google Ads lead form webhooks to this source must carry'),
 });
 
+/** The console's form of the same settings: each field the API takes, flat, and how leads land. */
+export const MetaForm = Type.Object({
+  page_access_token: MetaSettings.properties.page_access_token,
+  app_secret: MetaSettings.properties.app_secret,
+  verify_token: MetaSettings.properties.verify_token,
+  google_key: UpdateSourceBody.properties.google_key,
+  mode: Type.Optional(Enum(['live', 'listen'])),
+  remove: Type.Optional(Type.String()),
+});
+
 export const SourceParams = Type.Object({
   source_id: UuidParam('The lead source. Not a UUID or unknown: 404 SOURCE_NOT_FOUND.'),
 });
