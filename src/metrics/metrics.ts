@@ -19,7 +19,7 @@ export interface QueueStats {
 /** The process's Prometheus metrics, served at `GET /metrics` (docs/admin-api.md, "Metrics"). */
 export interface Metrics {
   registry: Registry;
-  /** Every gateway answer, by outcome (created, merged, replayed, listened, no_show, ignored, rejected) and error code. */
+  /** Every gateway answer, by outcome (created, merged, replayed, listened, no_show, ignored, queued, challenge, rejected) and error code. */
   deliveries: Counter<'outcome' | 'code'>;
   /** Leads written, by outcome: created or merged. */
   leads: Counter<'outcome'>;

@@ -9,8 +9,13 @@ export function metaStatus(s: SourceRow, zone: string): Html {
   const { meta } = s;
   if (meta.reconnect_needed_since)
     return html`<p class="error" role="status">
-      Meta: reconnect Meta. The Graph API refused the page access token on
-      ${when(meta.reconnect_needed_since, zone)}; the leads announced since wait for a new one.
+      Meta: reconnect Meta.
+      ${
+        meta.page_access_token_set
+          ? `The Graph API refused the page access token on ${when(meta.reconnect_needed_since, zone)}`
+          : `Meta announced leads from ${when(meta.reconnect_needed_since, zone)} on, and no page access token is set`
+      };
+      the leads announced since wait for a new one.
     </p>`;
   const connected = meta.page_access_token_set && meta.app_secret_set;
   const words = connected
