@@ -11,6 +11,13 @@ export interface Config {
   adminApiKey: string | undefined;
   /** Signs console cookies; unset: a secret generated once and kept in the database. */
   sessionSecret: string | undefined;
+  /**
+   * Seals the sources' Meta secrets (SECRETS_KEY); unset: DATA_DIR/secrets.key, made on first start.
+   * Every server and worker of one database must have the same.
+   */
+  secretsKey: string | undefined;
+  /** The Graph API the Meta leads are fetched from, with its version (META_GRAPH_URL). */
+  metaGraphUrl: string;
   /** Whose X-Forwarded-For to believe: none (false), any (true), or these addresses and CIDRs. */
   trustProxy: boolean | string;
   publicBaseUrl: string;
@@ -93,6 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR || join(process.cwd(), 'data')),
     adminApiKey: env.ADMIN_API_KEY || undefined,
     sessionSecret: sessionSecretFrom(env),
+    secretsKey: secretsKeyFrom(env),
+    metaGraphUrl: metaGraphUrlFrom(env),
     trustProxy: trustProxyFrom(env),
     publicBaseUrl: (
       env.PUBLIC_BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`
@@ -189,6 +198,22 @@ function sessionSecretFrom(env: NodeJS.ProcessEnv): string | undefined {
   if (!secret) return undefined;
   if (secret.length < 32) throw new ConfigError('SESSION_SECRET must be at least 32 characters');
   return secret;
+}
+
+function secretsKeyFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const key = env.SECRETS_KEY;
+  if (!key) return undefined;
+  if (key.length < 32) throw new ConfigError('SECRETS_KEY must be at least 32 characters');
+  return key;
+}
+
+/** Meta's Graph API, at the version the connector was written for (docs/senders.md). */
+export const META_GRAPH_URL = 'https://graph.facebook.com/v25.0';
+
+function metaGraphUrlFrom(env: NodeJS.ProcessEnv): string {
+  const url = env.META_GRAPH_URL || META_GRAPH_URL;
+  if (!isHttpUrl(url)) throw new ConfigError('META_GRAPH_URL must be an http:// or https:// URL');
+  return url.replace(/\/+$/, '');
 }
 
 function trustProxyFrom(env: NodeJS.ProcessEnv): boolean | string {

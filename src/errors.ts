@@ -11,6 +11,7 @@ export const ERRORS = {
   INVALID_JSON: { status: 400, error: 'Invalid JSON body' },
   INVALID_IDEMPOTENCY_KEY: { status: 400, error: 'Invalid idempotency key' },
   INVALID_SIGNATURE: { status: 401, error: 'Invalid webhook signature' },
+  INVALID_VERIFY_TOKEN: { status: 403, error: 'Invalid verify token' },
   METHOD_NOT_ALLOWED: { status: 405, error: 'Method not allowed' },
   REQUEST_TIMEOUT: { status: 408, error: 'The request did not arrive in time' },
   HEADERS_TOO_LARGE: { status: 431, error: 'Request headers too large' },

@@ -136,6 +136,8 @@ export const LIMITS = {
   searchMaxLength: 200,
   timezoneMaxLength: 64,
   signingKeyMaxLength: 1024,
+  /** The longest Meta secret, verify token or Google key a source takes (page tokens run to a few hundred). */
+  credentialMaxLength: 2048,
   agendaDefaultDays: 30,
   agendaMaxDays: 366,
   /** How long the OpenAPI document may be cached. */
@@ -147,6 +149,9 @@ export const LIMITS = {
   /** How often an idle dispatcher looks for work, and how much it takes at a time. */
   dispatcherPollMs: 250,
   dispatcherBatch: 200,
+  /** Meta leads a fetcher claims at a time, and fetches from the Graph API at once. */
+  metaFetchBatch: 50,
+  metaFetchConcurrency: 8,
   /** Numbers a dispatcher texts at once (each number's texts still go one at a time, in order). */
   textConcurrency: 16,
   /** How long a worker holds a delivery or a text it is sending before another may take it. */

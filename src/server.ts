@@ -19,6 +19,8 @@ import { createMetrics } from './metrics/metrics.ts';
 import { purgeExpiredKeys } from './idempotency/key-store.ts';
 import { purgeExpiredSamples } from './listen/listen-sample-repository.ts';
 import { printBanner } from './banner.ts';
+import { createMetaFetcher } from './gateway/meta-leads.ts';
+import { createSecretBox, newSecretsKey, type SecretBox } from './sources/secrets.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -117,11 +119,12 @@ export async function prepareDatabase(config: Config): ReturnType<typeof prepare
 async function prepare(
   db: Database,
   config: Config,
-): Promise<{ admin: { key: string; generated: boolean }; demo: DemoSource | null }> {
+): Promise<{ admin: { key: string; generated: boolean }; demo: DemoSource | null; secrets: SecretBox }> {
   await whenDatabaseAnswers(() => migrate(db));
   const admin = resolveAdminKey(config);
+  const secrets = createSecretBox(resolveSecretsKey(config));
   const demo = config.createDemo ? await whenDatabaseAnswers(() => ensureDemoSource(db)) : null;
-  return { admin, demo };
+  return { admin, demo, secrets };
 }
 
 export async function runMigrations(config: Config): Promise<string[]> {
@@ -146,6 +149,27 @@ export function resolveAdminKey(config: Config): { key: string; generated: boole
 }
 
 /**
+ * The key the sources' Meta secrets are sealed with: SECRETS_KEY, else DATA_DIR/secrets.key,
+ * generated (mode 0600) on first start. Never in the database, so a copy of it alone opens nothing.
+ */
+export function resolveSecretsKey(config: Config): string {
+  if (config.secretsKey) return config.secretsKey;
+  const file = join(config.dataDir, 'secrets.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = newSecretsKey();
+  try {
+    writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Another process of this DATA_DIR made it first: its key is the installation's.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw err;
+  }
+  chmodSync(file, 0o600);
+  return key;
+}
+
+/**
  * Starts the gateway: database, migrations, admin key, demo source on first start, listen.
  * SIGTERM/SIGINT stop accepting, let in-flight requests finish, then close the database.
  */
@@ -162,6 +186,7 @@ export async function startServer(
   const metrics = createMetrics(() => queueStats(db));
   let app: FastifyInstance;
   let prepared: Awaited<ReturnType<typeof prepare>>;
+  let wakeMetaFetcher = (): void => undefined;
   try {
     prepared = await prepare(db, config);
     const { admin } = prepared;
@@ -169,6 +194,8 @@ export async function startServer(
       db,
       metrics,
       adminApiKey: admin.key,
+      secrets: prepared.secrets,
+      metaQueued: () => wakeMetaFetcher(),
       publicBaseUrl: config.publicBaseUrl,
       rateLimit: config.rateLimit,
       logLevel: config.logLevel,
@@ -191,7 +218,12 @@ export async function startServer(
   purge.unref();
   const stopMaintenance = await maintainTables(db, app.log);
   const dispatcher = createDispatcher(db, config.automations, app.log, { metrics });
-  if (config.automations.dispatcherInServe) dispatcher.start();
+  const metaFetcher = createMetaFetcher(db, metaOptions(config, prepared.secrets, app.log, metrics));
+  wakeMetaFetcher = () => metaFetcher.wake();
+  if (config.automations.dispatcherInServe) {
+    dispatcher.start();
+    metaFetcher.start();
+  }
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -202,6 +234,7 @@ export async function startServer(
       await new Promise((resolve) => setTimeout(resolve, LIMITS.shutdownDrainMs));
       await closeWithin(app, LIMITS.shutdownGraceMs); // in-flight requests finish, within bounds
       await dispatcher.stop();
+      await metaFetcher.stop();
       await cleanup();
     })());
 
@@ -238,16 +271,38 @@ export async function startWorker(config: Config): Promise<{ stop(): Promise<voi
     throw err;
   }
   const dispatcher = createDispatcher(db, config.automations, log);
+  const metaFetcher = createMetaFetcher(
+    db,
+    metaOptions(config, createSecretBox(resolveSecretsKey(config)), log),
+  );
   dispatcher.start();
+  metaFetcher.start();
   log.info('leadgate worker started');
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       await dispatcher.stop();
+      await metaFetcher.stop();
       await close();
     })());
   exitOnSignals(stop, log);
   return { stop };
+}
+
+/** The Meta fetcher's settings: it runs wherever the dispatcher runs, on the outbox's retry schedule. */
+function metaOptions(
+  config: Config,
+  secrets: SecretBox,
+  log: Pick<pino.Logger, 'info' | 'warn'>,
+  metrics?: ReturnType<typeof createMetrics>,
+) {
+  return {
+    secrets,
+    graphUrl: config.metaGraphUrl,
+    retrySchedule: config.automations.retrySchedule,
+    log: { info: (o: object, m: string) => log.info(o, m), warn: (o: object, m: string) => log.warn(o, m) },
+    ...(metrics ? { metrics } : {}),
+  };
 }
 
 /** Stops accepting and waits for in-flight requests; after `graceMs` their connections are closed. */

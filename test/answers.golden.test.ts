@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSchedulerPayload } from '../src/booking-events/signature.ts';
+import { signMetaPayload } from '../src/gateway/meta-envelope.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { GATEWAY } from './support/deliver.ts';
 import { FULL_LEAD } from './support/fixtures.ts';
@@ -261,6 +262,35 @@ describe('the answers senders get, byte for byte', () => {
     const l = await seedSource(limited.db, 'Golden limited', 'America/Chicago');
     await rec.run(limited, 'within the rate', { token: l.token, body: { name: 'Rate One' } });
     await rec.run(limited, 'over the rate', { token: l.token, body: { name: 'Rate Two' } });
+
+    // Meta Lead Ads connected directly: the handshake and the signed envelope.
+    const meta = await seedSource(t.db, 'Golden meta', 'America/Chicago');
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/admin/sources/${meta.source_id}`,
+      headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ meta: { app_secret: 'golden-app-secret', verify_token: 'golden-verify' } }),
+    });
+    const hub = (query: string) => `${GATEWAY}/v/${meta.token}?hub.mode=subscribe&${query}`;
+    await rec.run(t, 'meta handshake', {
+      method: 'GET',
+      url: hub('hub.verify_token=golden-verify&hub.challenge=4242'),
+    });
+    await rec.run(t, 'meta handshake, wrong verify token', {
+      method: 'GET',
+      url: hub('hub.verify_token=nope&hub.challenge=4242'),
+    });
+    const envelope = JSON.stringify({
+      object: 'page',
+      entry: [{ id: '1', changes: [{ field: 'leadgen', value: { leadgen_id: '4444', page_id: '1' } }] }],
+    });
+    await rec.run(t, 'meta envelope, unsigned', { token: meta.token, via: 'path', raw: envelope });
+    await rec.run(t, 'meta envelope, signed', {
+      token: meta.token,
+      via: 'path',
+      raw: envelope,
+      headers: { 'x-hub-signature-256': signMetaPayload(envelope, 'golden-app-secret') },
+    });
 
     await expect(rec.lines.join('\n')).toMatchFileSnapshot('./golden/delivery-answers.txt');
   });

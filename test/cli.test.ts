@@ -549,3 +549,50 @@ describe('leadgate sources rate-limit', () => {
     expect(bad.err).toContain('--rps must be a whole number');
   });
 });
+
+describe('sources meta', () => {
+  it('When Meta settings come on standard input, then they are set and never printed, and --remove takes one away', async () => {
+    const s = await seedSource(t.db, 'Cli Meta');
+    const stdin =
+      'page_access_token=EAAG-cli-page-token\napp_secret=cli-app-secret-123\n\nverify_token=cli-verify\n';
+    const set = await leadgate(
+      ['sources', 'meta', s.source_id, '--stdin', '--google-key', 'cli-google-key'],
+      undefined,
+      stdin,
+    );
+    expect(set.code, set.err).toBe(0);
+    expect(set.out).toContain('Meta page access token: set');
+    expect(set.out).toContain('Google key:             set');
+    const removed = await leadgate([
+      'sources',
+      'meta',
+      s.source_id,
+      '--remove',
+      'app_secret',
+      '--listen',
+      '--json',
+    ]);
+    expect(removed.code, removed.err).toBe(0);
+    expect(JSON.parse(removed.out)).toMatchObject({
+      meta: { page_access_token_set: true, app_secret_set: false, verify_token_set: true, listen: true },
+      has_google_key: true,
+    });
+    for (const secret of ['EAAG-cli-page-token', 'cli-app-secret-123', 'cli-verify', 'cli-google-key'])
+      expect(set.out + set.err + removed.out, secret).not.toContain(secret);
+  });
+
+  it('When standard input has a line that is no setting, then nothing is changed and the line is not echoed', async () => {
+    const s = await seedSource(t.db, 'Cli Meta Bad');
+    const bad = await leadgate(
+      ['sources', 'meta', s.source_id, '--stdin'],
+      undefined,
+      'EAAG-pasted-bare-token\n',
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/name=value/);
+    expect(bad.err).not.toContain('EAAG-pasted-bare-token');
+    const none = await leadgate(['sources', 'meta', s.source_id]);
+    expect(none.code).toBe(1);
+    expect(none.err).toMatch(/give a setting/);
+  });
+});

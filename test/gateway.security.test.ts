@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { regenerateSourceToken, updateSource } from '../src/sources/source-repository.ts';
-import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { ADMIN_KEY, TEST_SECRETS, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { countRows, deliver, GATEWAY } from './support/deliver.ts';
 import { loadLead } from './support/lead-rows.ts';
 
@@ -32,6 +32,7 @@ describe('token isolation', () => {
     const second = await buildApp({
       db: t.db,
       adminApiKey: ADMIN_KEY,
+      secrets: TEST_SECRETS,
       publicBaseUrl: 'http://x/v1',
       rateLimit: { rps: 0, burst: 1 },
       logLevel: 'silent',

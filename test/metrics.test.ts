@@ -5,7 +5,7 @@ import { scheduleTexts } from '../src/automations/sms-repository.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { buildApp } from '../src/app.ts';
 import type { FastifyInstance } from 'fastify';
-import { addDestination, ADMIN_KEY, seedSource } from './support/app.ts';
+import { addDestination, ADMIN_KEY, seedSource, TEST_SECRETS } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
 import { deliver } from './support/deliver.ts';
@@ -29,6 +29,7 @@ beforeAll(async () => {
   app = await buildApp({
     db: testDb.db,
     adminApiKey: ADMIN_KEY,
+    secrets: TEST_SECRETS,
     publicBaseUrl: 'http://127.0.0.1:3000/v1',
     rateLimit: { rps: 0, burst: 1 },
     logLevel: 'silent',

@@ -183,7 +183,7 @@ describe('GET /v1/openapi.json', () => {
 
   it('when LEAD_FIELDS is read, then every field is a LeadSubmission property of its kind, described', () => {
     const submission = schema('LeadSubmission');
-    expect(answerSchema('post', GATEWAY_PATH, 200).oneOf).toHaveLength(3);
+    expect(answerSchema('post', GATEWAY_PATH, 200).oneOf).toHaveLength(4);
     expect(submission.additionalProperties).toBe(true);
     const props = obj(submission.properties, 'LeadSubmission.properties');
     const types: Record<FieldKind, string> = {

@@ -86,7 +86,7 @@ describe('every common lead format lands', () => {
     });
   });
 
-  it('Google Ads lead forms: standard columns by id (REGION is the state), a custom question by its label', async () => {
+  it('Google Ads lead forms: standard columns by id (REGION is the state), a custom question by its label, the google_key nowhere', async () => {
     expect(await landed(fixture('google-ads-lead-form.json'), 'application/json')).toEqual({
       body_format: 'google_ads_lead_form',
       lead: {
@@ -104,7 +104,6 @@ describe('every common lead format lands', () => {
         api_version: '1.0',
         form_id: 40000000000,
         campaign_id: 12345678901,
-        google_key: 'invented-webhook-key',
         is_test: true,
         gcl_id: 'EAIaIQobChMI-invented',
         adgroup_id: 20000000000,

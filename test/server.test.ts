@@ -26,6 +26,9 @@ describe.skipIf(TEST_DATABASE_URL)('a server on the embedded database', () => {
     const key = readFileSync(join(dataDir, 'admin.key'), 'utf8').trim();
     expect(out).toContain(`Admin API key: ${key}`);
     expect(statSync(join(dataDir, 'admin.key')).mode & 0o777).toBe(0o600);
+    // The key the sources' Meta secrets are sealed with: beside the database, never in it.
+    expect(readFileSync(join(dataDir, 'secrets.key'), 'utf8').trim()).toMatch(/^[\w-]{43}$/);
+    expect(statSync(join(dataDir, 'secrets.key')).mode & 0o777).toBe(0o600);
     const token = /Demo source token \(shown once\): (\S+)/.exec(out)?.[1] ?? '';
     expect(token).toHaveLength(36);
     expect(out).toContain(`${GATEWAY.slice(3)}/v/${token}`);

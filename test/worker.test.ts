@@ -4,6 +4,8 @@ import { createTestDb, migratedDataDir, TEST_DATABASE_URL, type TestDb } from '.
 import { GATEWAY } from './support/deliver.ts';
 import { startGatewayProcess, startWorkerProcess, type GatewayProcess } from './support/processes.ts';
 import { startReceiver } from './support/receiver.ts';
+import { signMetaPayload } from '../src/gateway/meta-envelope.ts';
+import { leadgenEnvelope, startFakeGraph } from './support/fake-graph.ts';
 
 /**
  * Where the dispatcher runs, as an operator runs it: inside `leadgate serve` by default, switched
@@ -91,5 +93,65 @@ describe('the dispatcher in serve, switched off, and as a worker process', () =>
     const second = await post(serve.url, GATEWAY, { name: 'Busy Bea', phone: '2145550902' }, token);
     await until(() => leadIds().includes(second.lead_id ?? ''), 'serve to send the second lead');
     expect(leadIds()).toEqual([first.lead_id, second.lead_id]);
+  }, 90_000);
+
+  it('When an envelope reaches a serve with LEADGATE_DISPATCHER=0, then `leadgate worker` fetches it (with the same SECRETS_KEY); a serve with the default fetches by itself', async () => {
+    // The embedded database belongs to one process: the first test's server goes first.
+    await Promise.all(running.splice(0).map((p) => p.stop()));
+    const graph = await startFakeGraph();
+    const meta = { META_GRAPH_URL: graph.url, SECRETS_KEY: 'worker-test-secrets-key-0123456789abcdef' };
+    try {
+      const quiet = await start('serve', { ...meta, LEADGATE_DISPATCHER: '0' });
+      const agent = await admin(quiet.url, '/agents', { name: 'Meta Worker Agent' });
+      const source = await admin(quiet.url, `/agents/${agent.agent_id}/sources`, {
+        name: 'Meta Worker Source',
+      });
+      const patched = await fetch(`${quiet.url}/v1/admin/sources/${source.source_id}`, {
+        method: 'PATCH',
+        headers: { authorization: 'Bearer worker-test', 'content-type': 'application/json' },
+        body: JSON.stringify({ meta: { page_access_token: 'EAAG-worker', app_secret: 'worker-app-secret' } }),
+      });
+      expect(patched.status).toBe(200);
+      const envelope = async (url: string, id: string) => {
+        const body = leadgenEnvelope([id]);
+        const res = await fetch(`${url}${GATEWAY}/v/${source.token}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-hub-signature-256': signMetaPayload(body, 'worker-app-secret'),
+          },
+          body,
+        });
+        expect(res.status).toBe(200);
+      };
+      await envelope(quiet.url, '700000000001');
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(graph.requests).toHaveLength(0);
+      if (!TEST_DATABASE_URL) await stop(quiet);
+
+      const worker = await start('worker', meta);
+      await until(() => graph.requests.length === 1, 'the worker to fetch the lead');
+      expect(graph.requests[0]?.accessToken).toBe('EAAG-worker');
+      await stop(worker);
+      if (TEST_DATABASE_URL) await stop(quiet);
+
+      const serve = await start('serve', meta);
+      await envelope(serve.url, '700000000002');
+      await until(() => graph.requests.length === 2, 'serve to fetch the second lead');
+      const leadNames = async () => {
+        const res = await fetch(`${serve.url}/v1/admin/agents/${agent.agent_id}/leads`, {
+          headers: { authorization: 'Bearer worker-test' },
+        });
+        return ((await res.json()) as { leads: Array<{ name: string }> }).leads.map((l) => l.name);
+      };
+      let names = await leadNames();
+      for (const deadline = Date.now() + 20_000; names.length < 2 && Date.now() < deadline;) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        names = await leadNames();
+      }
+      expect(names.sort()).toEqual(['Meta Lead 700000000001', 'Meta Lead 700000000002']);
+    } finally {
+      await graph.close();
+    }
   }, 90_000);
 });

@@ -7,6 +7,7 @@ import type {
 } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Database } from '../db/index.ts';
+import type { SecretBox } from '../sources/secrets.ts';
 
 /** What the admin API needs from the process. */
 export interface AdminDeps {
@@ -14,6 +15,8 @@ export interface AdminDeps {
   adminApiKey: string;
   /** Base of the webhook URLs handed out with a token (`PUBLIC_BASE_URL`). */
   publicBaseUrl: string;
+  /** Seals the sources' third-party secrets (Meta) with the installation's key (`SECRETS_KEY`). */
+  secrets: SecretBox;
   /** Whether destinations may be on private networks (`ALLOW_PRIVATE_DESTINATIONS=true`). */
   allowPrivateDestinations?: boolean;
 }

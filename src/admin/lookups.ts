@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/index.ts';
 import { appError } from '../errors.ts';
-import { getSource, type SourceRow } from '../sources/source-repository.ts';
+import { getSource } from '../sources/source-repository.ts';
+import type { SourceRow } from '../sources/source-row.ts';
 import { isUuid } from '../sources/tokens.ts';
 import { getAgent, type AgentRow } from './agent-repository.ts';
 import { ownerOf } from './auth.ts';

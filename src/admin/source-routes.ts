@@ -91,7 +91,7 @@ export function registerSourceRoutes(app: AdminApp, deps: AdminDeps): void {
       schema: {
         ...operation(
           'updateSource',
-          'Enable, disable or rename a lead source; its signing key and rate limit',
+          'Enable, disable or rename a lead source; its signing key, rate limit, Meta settings and Google key',
         ),
         params: SourceParams,
         body: UpdateSourceBody,
@@ -99,7 +99,7 @@ export function registerSourceRoutes(app: AdminApp, deps: AdminDeps): void {
       },
     },
     async (request) => {
-      const updated = await changeLeadSource(deps.db, sourceOf(request), request.body);
+      const updated = await changeLeadSource(deps.db, deps.secrets, sourceOf(request), request.body);
       if (!updated) throw appError('SOURCE_NOT_FOUND');
       return updated;
     },

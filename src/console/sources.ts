@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireSource } from '../admin/lookups.ts';
 import { CreateDestinationBody } from '../admin/schemas/automations.ts';
-import { CreateSourceBody, UpdateSourceBody } from '../admin/schemas/sources.ts';
+import { CreateSourceBody, MetaForm, UpdateSourceBody } from '../admin/schemas/sources.ts';
 import { addDestination } from '../admin/use-cases/destinations.ts';
 import { changeLeadSource, createLeadSource, regenerateLeadSourceToken } from '../admin/use-cases/sources.ts';
 import { webhookUrl } from '../admin/use-cases/webhook-url.ts';
 import { deleteDestination, listDestinations } from '../automations/destination-repository.ts';
 import type { DestinationKind } from '../automations/payloads.ts';
 import { isUuid } from '../sources/tokens.ts';
-import { listSources, type SourceRow } from '../sources/source-repository.ts';
+import { listSources } from '../sources/source-repository.ts';
+import type { SourceRow } from '../sources/source-row.ts';
 import type { Html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { consolePage, csrfToken, signedIn, type SignedIn } from './context.ts';
@@ -16,6 +17,12 @@ import { destinationNotice, refusal, sourcesPage, tokenNotice } from './views/so
 
 type Form = Record<string, string | undefined>;
 const form = (request: FastifyRequest): Form => (request.body ?? {}) as Form;
+
+/** A password field left blank means "leave it as it is": it is not checked, nor set. */
+async function dropBlankFields(request: FastifyRequest): Promise<void> {
+  const body = request.body as Form | undefined;
+  if (body) request.body = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== ''));
+}
 
 /**
  * The sources page. Its forms post the fields the admin API takes, checked by the same schemas
@@ -38,10 +45,11 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
   const why = (request: FastifyRequest) =>
     (request.validationError as { details?: string } | undefined)?.details ?? 'not valid';
   const refused = (request: FastifyRequest, what: string) => refusal(`${what}: ${why(request)}.`);
-  const checked = (body: object) => ({
+  const checked = (body: object, extra: object = {}) => ({
     preHandler: scope.csrfProtection,
     schema: { body },
     attachValidation: true,
+    ...extra,
   });
 
   /** A form posted about one of the agent's sources: CSRF checked, the agent and the source loaded. */
@@ -54,8 +62,9 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
       request: FastifyRequest,
       reply: FastifyReply,
     ) => Promise<unknown>,
+    extra: object = {},
   ) =>
-    scope.post<{ Params: { source_id: string } }>(path, checked(body), async (request, reply) => {
+    scope.post<{ Params: { source_id: string } }>(path, checked(body, extra), async (request, reply) => {
       const me = await signedIn(deps, request);
       const source = await requireSource(deps.db, request.params.source_id, me.agent.agent_id);
       return handle(me, source, request, reply);
@@ -84,18 +93,42 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
   });
 
   onSource('/sources/:source_id/active', {}, async (_me, source, request, reply) => {
-    await changeLeadSource(deps.db, source, { active: form(request).active === 'true' });
+    await changeLeadSource(deps.db, deps.secrets, source, { active: form(request).active === 'true' });
     return reply.redirect('/console/sources', 303);
   });
 
   onSource('/sources/:source_id/signing-key', UpdateSourceBody, async (me, source, request, reply) => {
     const { signing_key: key, remove } = form(request);
-    if (remove === '1') await changeLeadSource(deps.db, source, { signing_key: null });
+    if (remove === '1') await changeLeadSource(deps.db, deps.secrets, source, { signing_key: null });
     else if (request.validationError && key)
       return render(reply, me, refusal(`The signing key ${why(request)}; it was not changed.`), 400);
-    else if (key) await changeLeadSource(deps.db, source, { signing_key: key });
+    else if (key) await changeLeadSource(deps.db, deps.secrets, source, { signing_key: key });
     return reply.redirect('/console/sources', 303);
   });
+
+  onSource(
+    '/sources/:source_id/meta',
+    MetaForm,
+    async (me, source, request, reply) => {
+      const f = form(request);
+      if (f.remove === '1') {
+        const meta = { page_access_token: null, app_secret: null, verify_token: null };
+        await changeLeadSource(deps.db, deps.secrets, source, { meta });
+      } else if (request.validationError) {
+        return render(reply, me, refusal(`The Meta settings ${why(request)}; nothing was changed.`), 400);
+      } else {
+        const meta = {
+          page_access_token: f.page_access_token,
+          app_secret: f.app_secret,
+          verify_token: f.verify_token,
+          listen: f.mode === 'listen',
+        };
+        await changeLeadSource(deps.db, deps.secrets, source, { meta, google_key: f.google_key });
+      }
+      return reply.redirect('/console/sources', 303);
+    },
+    { preValidation: dropBlankFields },
+  );
 
   onSource('/sources/:source_id/destinations', CreateDestinationBody, async (me, source, request, reply) => {
     if (request.validationError)

@@ -4,6 +4,7 @@ import { errorResponses, type ErrorCode } from '../errors.ts';
 import { leadFieldSchemas } from '../ingest/field-schemas.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { SCHEDULE_TYPE_SYNONYMS } from '../ingest/tables/synonyms.ts';
+import { queuedAnswer, queuedExample } from './contract-meta.ts';
 import { LISTEN_MESSAGE } from './result.ts';
 
 /**
@@ -234,6 +235,7 @@ const answerExamples: Json = {
     summary: 'Ignored scheduler event',
     value: { success: true, message: 'Event ignored', ignored: true },
   },
+  queued: queuedExample,
 };
 
 const DESCRIPTION = [
@@ -277,6 +279,11 @@ export function gatewaySchema(viaPath: boolean): FastifySchema {
           description:
             'Unique per delivery: a retry with the same key within 24 hours replays the first answer with `idempotent_replay: true` instead of creating a duplicate. Wins over the body field `idempotency_key`. Reused for a different contact: 422 IDEMPOTENCY_KEY_REUSED.',
         },
+        'x-hub-signature-256': {
+          type: 'string',
+          description:
+            "Meta's signature of a leadgen envelope, `sha256=<hex HMAC-SHA256 of the body, keyed by the app secret>`; missing or wrong: 401 INVALID_SIGNATURE.",
+        },
       },
     },
     body: {
@@ -302,8 +309,9 @@ export function gatewaySchema(viaPath: boolean): FastifySchema {
     },
     response: {
       200: {
-        description: 'Delivered (or, in Listen mode, sample stored; or scheduler event ignored).',
-        oneOf: [successAnswer, listenAnswer, ignoredAnswer],
+        description:
+          "Delivered (or, in Listen mode, sample stored; or scheduler event ignored; or Meta's envelope queued).",
+        oneOf: [successAnswer, listenAnswer, ignoredAnswer, queuedAnswer],
         'x-examples': answerExamples,
       },
       ...errorResponses(GATEWAY_ERRORS),

@@ -15,6 +15,10 @@ import { deliverSchedulerEvent } from './scheduler-event.ts';
 import { onDatabaseWord, UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
 import { failedWrite } from './write-delivery.ts';
+import { leadDelivery } from './live-delivery.ts';
+import { checkGoogleKey } from './google-key.ts';
+import { readMetaEnvelope } from './meta-envelope.ts';
+import { queueMetaEnvelope } from './meta-queue.ts';
 
 /** What the route hands over of a request, once the sender is authenticated. */
 export interface DeliveryRequest {
@@ -22,6 +26,8 @@ export interface DeliveryRequest {
   contentType: string | undefined;
   idempotencyHeader: string | string[] | undefined;
   signatureHeader: string | string[] | undefined;
+  /** Meta's `X-Hub-Signature-256`. */
+  hubSignatureHeader: string | string[] | undefined;
   /** Where a refused delivery that could not be kept as a sample is reported. */
   log: WarningLog;
   /** The database's word on the request's sender now (authenticate.ts `reauthenticate`). */
@@ -76,7 +82,17 @@ async function deliverAs(
   if (!parsed.ok && parsed.code === 'PAYLOAD_TOO_LARGE')
     return onDatabaseWord(claim, async () => rejected(parsed.code, parsed.details));
   if (!parsed.ok) return keepRefused(gateway.samples, claim, request, rejected(parsed.code, parsed.details));
-  const body = parsed.body;
+  // Meta's envelope announces leads and holds none: they are fetched (meta-leads.ts).
+  const announced = readMetaEnvelope(parsed.body);
+  if (announced) return queueMetaEnvelope(gateway, claim, announced, request);
+  const google = checkGoogleKey(parsed.body, source.google_key_hash);
+  if (!google.ok)
+    return onDatabaseWord(claim, async () =>
+      rejected('INVALID_SIGNATURE', 'google_key is missing or does not match'),
+    );
+  // A Google lead form's key is a credential: it is kept nowhere, not even in a refused sample.
+  const body = google.body;
+  if (google.scrubbed) request = { ...request, rawBody: Buffer.from(JSON.stringify(body)) };
 
   const event = parseBookingEvent(body);
   // A scheduler event's writes check the token themselves, or wait for the database's word. What
@@ -104,16 +120,10 @@ async function deliverAs(
 
   // The header's key wins over the body's: a resend's bytes are stored with the key it names.
   const bytes = resend && resend.key === key.key ? resend : null;
-  const result = await gateway.writeDelivery(claim, {
-    lead,
-    replayKey: key.key ?? null,
-    bodyDigest: bytes?.digest ?? null,
-    leadKey: key.key ?? null,
-    externalId: null,
-    agenda: lead.appointment ? { kind: 'book' } : null,
-    meeting: null,
-    scheduler: null,
-  });
+  const result = await gateway.writeDelivery(
+    claim,
+    leadDelivery(lead, key.key ?? null, bytes?.digest ?? null),
+  );
   const usedByTheseBytes =
     result.kind === 'created' || result.kind === 'merged' || (result.kind === 'replayed' && result.sameBody);
   if (bytes && usedByTheseBytes) gateway.exactRetries.remember(source.source_id, bytes);

@@ -49,6 +49,27 @@ export interface LiveDelivery {
   leadIfNew?: PreparedLead;
 }
 
+/**
+ * A plain lead's live delivery (not a scheduler's event): its key, if any, is both the replay key
+ * and the lead's `idempotency_key`; an appointment it names is booked.
+ */
+export function leadDelivery(
+  lead: PreparedLead,
+  key: string | null,
+  bodyDigest: string | null,
+): LiveDelivery {
+  return {
+    lead,
+    replayKey: key,
+    bodyDigest,
+    leadKey: key,
+    externalId: null,
+    agenda: lead.appointment ? { kind: 'book' } : null,
+    meeting: null,
+    scheduler: null,
+  };
+}
+
 /** The agenda as the delivery found it (row-locked), and the appointment it would write. */
 export interface AgendaRead {
   named: NamedAppointment | null;

@@ -24,6 +24,10 @@ export type DeliveryResult =
   | { kind: 'no_show'; marked: boolean; lead_id: string; agent_id: string; status: LeadStatus | null }
   /** A scheduler event the gateway acknowledges and records without acting on it. */
   | { kind: 'ignored' }
+  /** Meta's leadgen envelope: each lead it announced is queued to be fetched (meta-leads.ts). */
+  | { kind: 'queued'; leadgenIds: string[] }
+  /** Meta's subscription handshake, passed: its challenge is echoed. */
+  | { kind: 'challenge'; challenge: string }
   | Rejected;
 
 export interface Rejected {
@@ -102,7 +106,8 @@ export interface SuccessAnswer {
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
-  body: SuccessAnswer | ErrorBody | JsonObject;
+  /** JSON, but for a handshake's challenge: text as sent. */
+  body: SuccessAnswer | ErrorBody | JsonObject | string;
 }
 
 /** The sender's answer to a result. */
@@ -126,6 +131,14 @@ export function toAnswer(result: DeliveryResult): HttpAnswer {
       });
     case 'ignored':
       return ok({ success: true, message: 'Event ignored', ignored: true });
+    case 'queued':
+      return ok({ success: true, message: 'Leads queued', listen: false, queued: result.leadgenIds });
+    case 'challenge':
+      return {
+        status: 200,
+        headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+        body: result.challenge,
+      };
     case 'rejected':
       return {
         status: ERRORS[result.code].status,

@@ -5,6 +5,7 @@ import type { Database } from '../db/index.ts';
 import { ERRORS } from '../errors.ts';
 import { noteForLog } from '../http/logging.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { SecretBox } from '../sources/secrets.ts';
 import { createTokenChecks } from '../sources/token-checks.ts';
 import {
   authenticateFromMemory,
@@ -14,10 +15,12 @@ import {
 } from './authenticate.ts';
 import { deliver } from './deliver.ts';
 import { createGateway } from './gateway.ts';
+import { answerHandshake } from './meta-handshake.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { rejected, toAnswer, unavailable, type DeliveryResult, type Rejected } from './result.ts';
 import { createSourceDirectory } from './source-directory.ts';
 import { contractOnly, gatewaySchema } from './contract-schemas.ts';
+import { handshakeSchema } from './contract-meta.ts';
 
 export const GATEWAY_PATH = '/v1/inbound-lead-gateway';
 
@@ -25,6 +28,10 @@ export interface GatewayDeps {
   db: Database;
   rateLimit: { rps: number; burst: number };
   metrics?: Metrics;
+  /** Opens the sources' sealed secrets (Meta's app secret). */
+  secrets: SecretBox;
+  /** Told when an envelope queued Meta leads: the process's fetcher looks at once. */
+  metaQueued?: () => void;
 }
 
 declare module 'fastify' {
@@ -50,7 +57,7 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
     limiter: createRateLimiter(deps.rateLimit),
     directory: createSourceDirectory(deps.db, { checks }),
   };
-  const gateway = createGateway(deps.db);
+  const gateway = createGateway(deps.db, deps.secrets, deps.metaQueued);
   // What Fastify itself refuses (the body reader) or a fault nobody expected: answered the same way,
   // once the database confirms a token taken from memory (a revoked token is told 401).
   app.setErrorHandler(async (err: FastifyError, request, reply) => {
@@ -59,6 +66,7 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
     return send(request, reply, revoked ? rejected('INVALID_SOURCE_TOKEN') : failure(err), deps.metrics);
   });
   const otherMethods = app.supportedMethods.filter((m) => m !== 'POST') as HTTPMethods[];
+  const notGet = otherMethods.filter((m) => m !== 'GET');
 
   // A callback hook, not an async one: what memory can tell (every made-up token's refusal, every
   // remembered sender) is answered in the same turn, with no promise in between.
@@ -85,6 +93,7 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
       contentType: request.headers['content-type'],
       idempotencyHeader: request.headers['idempotency-key'],
       signatureHeader: request.headers['calendly-webhook-signature'],
+      hubSignatureHeader: request.headers['x-hub-signature-256'],
       log: request.log,
       confirm: () => reauthenticate(guards, sender),
     });
@@ -96,6 +105,13 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
       return reply.code(204).headers(CORS_PREFLIGHT).send();
     }
     return send(request, reply, rejected('METHOD_NOT_ALLOWED'), deps.metrics);
+  };
+  // A GET on a source's URL is Meta's subscription handshake, or not allowed like any other method.
+  const handshake = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { token = '' } = request.params as { token?: string };
+    const query = request.query as Record<string, string | string[] | undefined>;
+    const result = await answerHandshake(guards.directory, token, query);
+    return result ? send(request, reply, result, deps.metrics) : methodNotAllowed(request, reply);
   };
   // Web forms and the browser client post from other origins: every answer may be read by a page.
   // The token, not a cookie, authenticates, so any origin is as safe as curl.
@@ -110,7 +126,10 @@ export async function registerGatewayRoutes(app: FastifyInstance, deps: GatewayD
       ? {}
       : { schema: gatewaySchema(url !== GATEWAY_PATH), ...contractOnly };
     app.route({ method: 'POST', url, bodyLimit: LIMITS.maxBodyBytes, onRequest, handler, ...documented });
-    app.route({ method: otherMethods, url, handler: methodNotAllowed });
+    if (url.endsWith('/:token')) {
+      app.route({ method: 'GET', url, handler: handshake, schema: handshakeSchema(), ...contractOnly });
+      app.route({ method: notGet, url, handler: methodNotAllowed });
+    } else app.route({ method: otherMethods, url, handler: methodNotAllowed });
   }
 }
 

@@ -10,12 +10,16 @@ export interface QueueStats {
   deadLetters: number;
   /** Texts whose time has come and that are not sent yet (those being sent included). */
   textsDue: number;
+  /** Meta leads waiting to be fetched (or being fetched). */
+  metaLeadsPending: number;
+  /** Sources whose page access token the Graph API refused (error 190): the agent must reconnect Meta. */
+  metaReconnectNeeded: number;
 }
 
 /** The process's Prometheus metrics, served at `GET /metrics` (docs/admin-api.md, "Metrics"). */
 export interface Metrics {
   registry: Registry;
-  /** Every gateway answer, by outcome (created, merged, replayed, listened, no_show, ignored, rejected) and error code. */
+  /** Every gateway answer, by outcome (created, merged, replayed, listened, no_show, ignored, queued, challenge, rejected) and error code. */
   deliveries: Counter<'outcome' | 'code'>;
   /** Leads written, by outcome: created or merged. */
   leads: Counter<'outcome'>;
@@ -23,6 +27,8 @@ export interface Metrics {
   webhooks: Counter<'outcome'>;
   /** Texts, by outcome: sent, failed, suppressed, deferred. */
   texts: Counter<'outcome'>;
+  /** Meta lead fetches, by outcome: written (a lead created or merged), sampled, refused, failed, dead, stopped. */
+  metaFetches: Counter<'outcome'>;
   requestDuration: Histogram<'method' | 'route' | 'status'>;
 }
 
@@ -60,6 +66,16 @@ export function createMetrics(queue?: () => Promise<QueueStats>): Metrics {
       'Texts whose time has come and that are not sent yet (those being sent included)',
       (s) => s.textsDue,
     );
+    gauge(
+      'leadgate_meta_leads_pending',
+      'Meta leads announced and not fetched yet (those being fetched included)',
+      (s) => s.metaLeadsPending,
+    );
+    gauge(
+      'leadgate_meta_reconnect_needed',
+      'Sources whose Meta page access token the Graph API refused (error 190): reconnect Meta',
+      (s) => s.metaReconnectNeeded,
+    );
   }
   return {
     registry,
@@ -84,6 +100,12 @@ export function createMetrics(queue?: () => Promise<QueueStats>): Metrics {
     texts: new Counter({
       name: 'leadgate_texts_total',
       help: 'Texts by outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    metaFetches: new Counter({
+      name: 'leadgate_meta_fetches_total',
+      help: 'Meta lead fetches by outcome',
       labelNames: ['outcome'],
       registers,
     }),

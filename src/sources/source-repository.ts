@@ -1,5 +1,6 @@
 import { newId } from '../db/ids.ts';
-import { iso, type Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/index.ts';
+import { SOURCE_COLUMNS, toSource, type SourceColumns, type SourceRow } from './source-row.ts';
 import { run, sql } from '../db/statement.ts';
 import { hashToken, newSourceToken, tokenKey } from './tokens.ts';
 
@@ -16,6 +17,12 @@ export interface AuthenticatedSource {
   source_name: string;
   agent_timezone: string;
   signing_key: string | null;
+  /** Meta's app secret, sealed (secrets.ts): an envelope to this source must be signed with it. */
+  meta_app_secret: string | null;
+  /** SHA-256 hex of the verify token Meta's subscription handshake must present. */
+  meta_verify_token_hash: string | null;
+  /** SHA-256 hex of the key a Google Ads lead form webhook to this source must carry. */
+  google_key_hash: string | null;
   auto_sync_enabled: boolean;
   mapping_rules: StoredMappingRules;
   /**
@@ -30,25 +37,11 @@ export interface AuthenticatedSource {
   agency_id: string | null;
 }
 
-export interface SourceRow {
-  source_id: string;
-  agent_id: string;
-  name: string;
-  active: boolean;
-  created_at: string;
-  updated_at: string;
-  has_signing_key: boolean;
-  /** The source's own rate limit (requests per second, burst); null: the server's default. */
-  rate_limit_rps: number | null;
-  rate_limit_burst: number | null;
-  /** The agency whose producers its leads are routed to; null: its agent's own source. */
-  agency_id: string | null;
-}
-
 /** The source as a delivery sees it, with its agent's zone and whether it syncs to a partner. */
 const DELIVERY_SOURCE_SELECT = `
   SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
-         s.mapping_rules, s.revision, s.rate_limit_rps, s.rate_limit_burst, s.agency_id,
+         s.meta_app_secret, s.meta_verify_token_hash, s.google_key_hash, s.mapping_rules, s.revision, s.rate_limit_rps, s.rate_limit_burst,
+         s.agency_id,
          EXISTS (SELECT 1 FROM sync_destinations d
                   WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active
                     AND d.kind = 'partner_sync') AS auto_sync_enabled
@@ -130,6 +123,32 @@ export async function findDeliverySource(
   return rows[0] ?? null;
 }
 
+/** A source as the Meta fetcher needs it: as a delivery sees it, its token's hash, its page token. */
+export interface MetaSource {
+  source: AuthenticatedSource;
+  token_hash: string;
+  active: boolean;
+  /** Sealed (secrets.ts); null: none set. */
+  meta_page_access_token: string | null;
+  meta_listen: boolean;
+}
+
+export async function findMetaSource(
+  db: Queryable,
+  agentId: string,
+  sourceId: string,
+): Promise<MetaSource | null> {
+  const { rows } = await db.query<AuthenticatedSource & Omit<MetaSource, 'source'>>(
+    `${DELIVERY_SOURCE_SELECT.replace('SELECT', 'SELECT s.token_hash, s.active, s.meta_page_access_token, s.meta_listen,')}
+      WHERE s.agent_id = $1 AND s.source_id = $2`,
+    [agentId, sourceId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { token_hash, active, meta_page_access_token, meta_listen, ...source } = row;
+  return { source, token_hash, active, meta_page_access_token, meta_listen };
+}
+
 /** A source's mapping rules, as the admin API shows them. */
 export interface SourceMappingRules {
   source_id: string;
@@ -158,9 +177,6 @@ export async function setMappingRules(
   return rows[0] ?? null;
 }
 
-const SOURCE_COLUMNS = `source_id, agent_id, name, active, created_at, updated_at, signing_key IS NOT NULL AS has_signing_key,
-  rate_limit_rps, rate_limit_burst, agency_id`;
-
 /** A new source of the agent; of an agency (`agencyId`), it is listed under the agency's fallback producer. */
 export async function createSource(
   db: Queryable,
@@ -169,7 +185,7 @@ export async function createSource(
   agencyId: string | null = null,
 ): Promise<{ source: SourceRow; token: string }> {
   const token = newSourceToken(await tokenKey(db));
-  const { rows } = await db.query<SourceRow>(
+  const { rows } = await db.query<SourceColumns>(
     `INSERT INTO sources (agent_id, source_id, name, token_hash, token_checked, agency_id)
      VALUES ($1, $2, $3, $4, true, $5) RETURNING ${SOURCE_COLUMNS}`,
     [agentId, newId(), name, hashToken(token), agencyId],
@@ -182,7 +198,7 @@ export async function regenerateSourceToken(
   sourceId: string,
 ): Promise<{ source: SourceRow; token: string } | null> {
   const token = newSourceToken(await tokenKey(db));
-  const { rows } = await db.query<SourceRow>(
+  const { rows } = await db.query<SourceColumns>(
     `UPDATE sources SET token_hash = $2, token_checked = true, updated_at = now()
       WHERE source_id = $1 RETURNING ${SOURCE_COLUMNS}`,
     [sourceId, hashToken(token)],
@@ -191,56 +207,80 @@ export async function regenerateSourceToken(
 }
 
 export async function getSource(db: Queryable, sourceId: string): Promise<SourceRow | null> {
-  const { rows } = await db.query<SourceRow>(`SELECT ${SOURCE_COLUMNS} FROM sources WHERE source_id = $1`, [
-    sourceId,
-  ]);
+  const { rows } = await db.query<SourceColumns>(
+    `SELECT ${SOURCE_COLUMNS} FROM sources WHERE source_id = $1`,
+    [sourceId],
+  );
   return rows[0] ? toSource(rows[0]) : null;
 }
 
 export async function listSources(db: Queryable, agentId: string): Promise<SourceRow[]> {
-  const { rows } = await db.query<SourceRow>(
+  const { rows } = await db.query<SourceColumns>(
     `SELECT ${SOURCE_COLUMNS} FROM sources WHERE agent_id = $1 ORDER BY created_at, source_id`,
     [agentId],
   );
   return rows.map(toSource);
 }
 
+/**
+ * What a change to a source sets; a member left out is left as it is. The Meta secrets come sealed
+ * and the verify token and Google key as hashes: this module never sees them in clear.
+ */
+export interface SourcePatch {
+  active?: boolean;
+  name?: string;
+  signing_key?: string | null;
+  rate_limit_rps?: number | null;
+  rate_limit_burst?: number | null;
+  meta_page_access_token?: string | null;
+  meta_app_secret?: string | null;
+  meta_verify_token_hash?: string | null;
+  meta_listen?: boolean;
+  google_key_hash?: string | null;
+}
+
+const NULLABLE_SETTINGS = [
+  ['signing_key', 'text'],
+  ['rate_limit_rps', 'integer'],
+  ['rate_limit_burst', 'integer'],
+  ['meta_page_access_token', 'text'],
+  ['meta_app_secret', 'text'],
+  ['meta_verify_token_hash', 'text'],
+  ['google_key_hash', 'text'],
+] as const;
+
+// Each nullable setting is written when its flag says it was given (null then removes it). A new
+// page access token clears the Graph API's refusal of the old one.
+const UPDATE_SOURCE = sql(
+  (p) => `UPDATE sources SET
+        active = COALESCE(${p('active', 'boolean')}, active),
+        name = COALESCE(${p('name', 'text')}, name),
+        meta_listen = COALESCE(${p('meta_listen', 'boolean')}, meta_listen),
+        ${NULLABLE_SETTINGS.map(
+          ([column, type]) =>
+            `${column} = CASE WHEN ${p(`set_${column}`, 'boolean')} THEN ${p(column, type)} ELSE ${column} END`,
+        ).join(',\n        ')},
+        meta_reconnect_since = CASE WHEN ${p('set_meta_page_access_token', 'boolean')} THEN NULL
+                                    ELSE meta_reconnect_since END,
+        updated_at = now()
+      WHERE source_id = ${p('source_id', 'uuid')} RETURNING ${SOURCE_COLUMNS}`,
+);
+
 export async function updateSource(
   db: Queryable,
   sourceId: string,
-  patch: {
-    active?: boolean;
-    name?: string;
-    signing_key?: string | null;
-    rate_limit_rps?: number | null;
-    rate_limit_burst?: number | null;
-  },
+  patch: SourcePatch,
 ): Promise<SourceRow | null> {
-  const { rows } = await db.query<SourceRow>(
-    `UPDATE sources SET
-        active = COALESCE($2, active),
-        name = COALESCE($3, name),
-        signing_key = CASE WHEN $4::boolean THEN $5 ELSE signing_key END,
-        rate_limit_rps = CASE WHEN $6::boolean THEN $7::integer ELSE rate_limit_rps END,
-        rate_limit_burst = CASE WHEN $8::boolean THEN $9::integer ELSE rate_limit_burst END,
-        updated_at = now()
-      WHERE source_id = $1 RETURNING ${SOURCE_COLUMNS}`,
-    [
-      sourceId,
-      patch.active ?? null,
-      patch.name ?? null,
-      patch.signing_key !== undefined,
-      patch.signing_key ?? null,
-      patch.rate_limit_rps !== undefined,
-      patch.rate_limit_rps ?? null,
-      patch.rate_limit_burst !== undefined,
-      patch.rate_limit_burst ?? null,
-    ],
-  );
+  const record: Record<string, unknown> = {
+    source_id: sourceId,
+    active: patch.active,
+    name: patch.name,
+    meta_listen: patch.meta_listen,
+  };
+  for (const [column] of NULLABLE_SETTINGS) {
+    record[`set_${column}`] = patch[column] !== undefined;
+    record[column] = patch[column];
+  }
+  const { rows } = await run<SourceColumns, string>(db, UPDATE_SOURCE, record);
   return rows[0] ? toSource(rows[0]) : null;
-}
-
-function toSource(row: SourceRow | undefined): SourceRow {
-  if (!row) throw new Error('expected a source row');
-  return { ...row, created_at: iso(row.created_at), updated_at: iso(row.updated_at) };
 }

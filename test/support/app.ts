@@ -5,11 +5,15 @@ import type { Database } from '../../src/db/index.ts';
 import { maintainTables } from '../../src/db/maintenance.ts';
 import { createAgent } from '../../src/admin/agent-repository.ts';
 import { createSource, findSourcesByTokenHash } from '../../src/sources/source-repository.ts';
+import { createSecretBox } from '../../src/sources/secrets.ts';
 import { hashToken } from '../../src/sources/tokens.ts';
 import { createTestDb, type TestDb } from './db.ts';
 import { faultyDb, type FaultyDb } from './faulty-db.ts';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
+
+/** The installation key test apps seal the sources' secrets with. */
+export const TEST_SECRETS = createSecretBox('test-secrets-key-0123456789abcdef-0123456789');
 
 export interface TestApp {
   app: FastifyInstance;
@@ -30,6 +34,8 @@ export async function createTestApp(
     sms?: AppDeps['sms'];
     trustProxy?: AppDeps['trustProxy'];
     requestTimeoutMs?: number;
+    /** Told when an envelope queued Meta leads (a test's fetcher). */
+    metaQueued?: () => void;
     /** `PUBLIC_BASE_URL`'s value; http://127.0.0.1:3000/v1 unless a test is about another. */
     publicBaseUrl?: string;
     /** `debug` unless a test is about another level. */
@@ -53,6 +59,8 @@ export async function createTestApp(
   const app = await buildApp({
     db,
     adminApiKey: ADMIN_KEY,
+    secrets: TEST_SECRETS,
+    ...(opts.metaQueued ? { metaQueued: opts.metaQueued } : {}),
     publicBaseUrl: opts.publicBaseUrl ?? 'http://127.0.0.1:3000/v1',
     rateLimit: opts.rateLimit ?? { rps: 0, burst: 1 },
     logLevel: opts.logLevel ?? 'debug',

@@ -1,6 +1,16 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../../limits.ts';
-import { Enum, ListOf, Nullable, STORABLE, Text, Timestamp, Uuid, UuidParam } from './common.ts';
+import {
+  Enum,
+  ListOf,
+  Nullable,
+  STORABLE,
+  STORABLE_TEXT,
+  Text,
+  Timestamp,
+  Uuid,
+  UuidParam,
+} from './common.ts';
 
 export const Source = Type.Object({
   source_id: Uuid(),
@@ -20,6 +30,22 @@ export const Source = Type.Object({
     description:
       'An agency’s source: each lead is routed to one of its producers (docs/routing.md); `agent_id` is the producer it is listed under. null: the agent’s own source.',
   }),
+  meta: Type.Object(
+    {
+      page_access_token_set: Type.Boolean(),
+      app_secret_set: Type.Boolean(),
+      verify_token_set: Type.Boolean(),
+      listen: Type.Boolean({
+        description: 'A Listen source: the leads it fetches are stored as Listen samples, not leads.',
+      }),
+      reconnect_needed_since: Nullable(Timestamp(), {
+        description:
+          'When the Graph API refused the page access token (error 190); set a new one to fetch the stopped leads.',
+      }),
+    },
+    { description: 'Meta Lead Ads: which settings are set, never their values (docs/senders.md).' },
+  ),
+  has_google_key: Type.Boolean({ description: 'Whether Google Ads lead forms must carry a google_key.' }),
 });
 
 export const SourceWithToken = Type.Object({
@@ -35,6 +61,26 @@ export const CreateSourceBody = Type.Object({ name: Text() });
 const RateLimit = (max: number, description: string) =>
   Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: max }), { description }));
 
+/** A credential the agent pastes: a Meta secret, a verify token, a Google key. */
+const Credential = (description: string) =>
+  Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: LIMITS.credentialMaxLength, pattern: STORABLE_TEXT }), {
+      description: `${description}; null removes it. Never returned.`,
+    }),
+  );
+
+export const MetaSettings = Type.Object(
+  {
+    page_access_token: Credential('The Page access token the leads are fetched with (leads_retrieval)'),
+    app_secret: Credential('The Meta app’s secret: every envelope must be signed with it'),
+    verify_token: Credential('The verify token typed into the app’s webhook settings'),
+    listen: Type.Optional(
+      Type.Boolean({ description: '`true`: fetched leads become Listen samples, not leads.' }),
+    ),
+  },
+  { description: 'Meta Lead Ads settings (docs/senders.md, "Connect Meta Lead Ads directly").' },
+);
+
 export const UpdateSourceBody = Type.Object({
   active: Type.Optional(Type.Boolean({ description: '`false` disables the token at once.' })),
   name: Type.Optional(Text()),
@@ -48,6 +94,18 @@ export const UpdateSourceBody = Type.Object({
     'Raise (or lower) this source’s rate for a big import; null returns to the server’s default.',
   ),
   rate_limit_burst: RateLimit(LIMITS.sourceRateMaxBurst, 'null returns to the server’s default.'),
+  meta: Type.Optional(MetaSettings),
+  google_key: Credential('The key Google Ads lead form webhooks to this source must carry'),
+});
+
+/** The console's form of the same settings: each field the API takes, flat, and how leads land. */
+export const MetaForm = Type.Object({
+  page_access_token: MetaSettings.properties.page_access_token,
+  app_secret: MetaSettings.properties.app_secret,
+  verify_token: MetaSettings.properties.verify_token,
+  google_key: UpdateSourceBody.properties.google_key,
+  mode: Type.Optional(Enum(['live', 'listen'])),
+  remove: Type.Optional(Type.String()),
 });
 
 export const SourceParams = Type.Object({

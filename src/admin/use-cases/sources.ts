@@ -1,10 +1,13 @@
 import type { Queryable } from '../../db/index.ts';
+import { resumeStoppedMetaLeads } from '../../gateway/meta-lead-repository.ts';
+import { hashSecret, type SecretBox } from '../../sources/secrets.ts';
 import {
   createSource,
   regenerateSourceToken,
   updateSource,
-  type SourceRow,
+  type SourcePatch,
 } from '../../sources/source-repository.ts';
+import type { SourceRow } from '../../sources/source-row.ts';
 import { webhookUrl } from './webhook-url.ts';
 
 /** A source with its token in full: shown once, when it is created or its token regenerated. */
@@ -43,20 +46,51 @@ export interface SourceChange {
   rate_limit_rps?: number | null;
   rate_limit_burst?: number | null;
   signing_key?: string | null;
+  /** Meta Lead Ads: each secret given is set (null removes it); what is left out stays. */
+  meta?: {
+    page_access_token?: string | null;
+    app_secret?: string | null;
+    verify_token?: string | null;
+    listen?: boolean;
+  };
+  google_key?: string | null;
 }
 
 /**
- * Enables, disables, renames a source, or sets its rate limit or signing key: what is given
- * changes, the rest stays. Null: the source is gone.
+ * Enables, disables, renames a source, or sets its rate limit, signing key, Meta settings or Google
+ * key: what is given changes, the rest stays. The Meta secrets are sealed with the installation's
+ * key and the verify token and Google key hashed before they reach the database; a new page access
+ * token sends the leads the old one could not fetch to be fetched again. Null: the source is gone.
  */
 export async function changeLeadSource(
   db: Queryable,
+  secrets: SecretBox,
   current: SourceRow,
   change: SourceChange,
 ): Promise<SourceRow | null> {
-  const patch = Object.fromEntries(
-    Object.entries({ ...change, name: change.name?.trim() }).filter(([, value]) => value !== undefined),
-  ) as SourceChange;
+  const { meta, google_key, ...plain } = change;
+  const seal = (value: string | null | undefined, purpose: 'meta_page_access_token' | 'meta_app_secret') =>
+    value === undefined || value === null
+      ? value
+      : secrets.seal(value, { source_id: current.source_id, purpose });
+  const hashed = (value: string | null | undefined) =>
+    value === undefined || value === null ? value : hashSecret(value);
+  const patch: SourcePatch = withoutUndefined({
+    ...plain,
+    name: plain.name?.trim(),
+    meta_page_access_token: seal(meta?.page_access_token, 'meta_page_access_token'),
+    meta_app_secret: seal(meta?.app_secret, 'meta_app_secret'),
+    meta_verify_token_hash: hashed(meta?.verify_token),
+    meta_listen: meta?.listen,
+    google_key_hash: hashed(google_key),
+  });
   if (Object.keys(patch).length === 0) return current;
-  return updateSource(db, current.source_id, patch);
+  const updated = await updateSource(db, current.source_id, patch);
+  if (updated && typeof patch.meta_page_access_token === 'string')
+    await resumeStoppedMetaLeads(db, updated.agent_id, updated.source_id);
+  return updated;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

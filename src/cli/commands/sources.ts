@@ -4,6 +4,7 @@ import type { CommandContext, JsonOpt } from '../io.ts';
 import { segment } from '../io.ts';
 import { keyValues, show, table, type Row } from '../output.ts';
 import { addMappingCommand } from './mapping.ts';
+import { addMetaCommand } from './meta.ts';
 
 const SOURCE_KEYS = [
   'source_id',
@@ -13,6 +14,7 @@ const SOURCE_KEYS = [
   'has_signing_key',
   'rate_limit_rps',
   'rate_limit_burst',
+  'has_google_key',
   'created_at',
   'updated_at',
 ];
@@ -28,6 +30,7 @@ export function addSourceCommands(program: Command, ctx: CommandContext): void {
   setActive(sources, ctx, 'disable', false);
   setActive(sources, ctx, 'enable', true);
   addMappingCommand(sources, ctx);
+  addMetaCommand(sources, ctx);
 }
 
 function createSource(sources: Command, ctx: CommandContext): void {

@@ -1,10 +1,11 @@
 import { DESTINATION_KINDS } from '../../automations/payloads.ts';
 import type { DestinationView } from '../../automations/destination-repository.ts';
 import { LIMITS } from '../../limits.ts';
-import type { SourceRow } from '../../sources/source-repository.ts';
+import type { SourceRow } from '../../sources/source-row.ts';
 import { when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { actionButton, copyable, postForm } from './components.ts';
+import { metaForm, metaStatus } from './source-meta.ts';
 
 export interface SourcesData {
   sources: ReadonlyArray<SourceRow & { destinations: DestinationView[] }>;
@@ -58,6 +59,7 @@ function sourceCard(s: SourcesData['sources'][number], d: SourcesData): Html {
       Created ${when(s.created_at, d.zone)} ·
       ${s.has_signing_key ? 'scheduler signing key set' : 'no scheduler signing key'}
     </p>
+    ${metaStatus(s, d.zone)}
     <p>
       Webhook URL (token in the <code>x-source-token</code> header): <code>${d.gatewayUrl}</code>; or with the
       token in the path: <code>${d.gatewayUrlWithToken}</code>
@@ -105,6 +107,7 @@ function sourceCard(s: SourcesData['sources'][number], d: SourcesData): Html {
         }`,
       'filters',
     )}
+    ${metaForm(s, csrf)}
     <h3>Destinations</h3>
     ${
       s.destinations.length

@@ -49,6 +49,12 @@ const metaLeadAds: Adapter = {
   },
 };
 
+/** Whether a body is a Google Ads lead-form webhook's: `user_column_data`, a list of objects. */
+export function isGoogleLeadForm(body: JsonObject): boolean {
+  const list = own(body, 'user_column_data');
+  return Array.isArray(list) && list.every((item) => isJsonObject(item));
+}
+
 /** Google Ads column ids whose meaning no alias can carry (`REGION` is the state of a US lead). */
 const GOOGLE_COLUMNS: Readonly<Record<string, LeadFieldName>> = { REGION: 'state' };
 
@@ -59,10 +65,7 @@ const GOOGLE_COLUMNS: Readonly<Record<string, LeadFieldName>> = { REGION: 'state
  */
 const googleAdsLeadForm: Adapter = {
   format: 'google_ads_lead_form',
-  matches: (body) => {
-    const list = own(body, 'user_column_data');
-    return Array.isArray(list) && list.every((item) => isJsonObject(item));
-  },
+  matches: (body) => isGoogleLeadForm(body),
   read: (body) => {
     const out: FlatField[] = [];
     for (const item of own(body, 'user_column_data') as JsonObject[]) {
@@ -78,7 +81,8 @@ const googleAdsLeadForm: Adapter = {
       for (const [extra, kept] of rest(item, ['column_id', 'column_name', member]))
         out.push({ key: `${key}.${extra}`, value: kept });
     }
-    return [...out, ...others(body, ['user_column_data'], { lead_id: 'leadgen_id' })];
+    // `google_key` is the webhook's credential, not the lead's: it is kept nowhere.
+    return [...out, ...others(body, ['user_column_data', 'google_key'], { lead_id: 'leadgen_id' })];
   },
 };
 

@@ -7,9 +7,10 @@ import { jsonObjectText } from './read-json.ts';
 // Adapters never throw and never lose a value: every leaf of the body ends up in a pair, as a
 // value or as the name of one (a question title, a pair's name). The documented exceptions are
 // labels and ids of questions (Google's column_name/column_id, Typeform's definition, an answer's
-// field and type) and Unbounce's data.xml, the same submission again.
+// field and type), Unbounce's data.xml, the same submission again, and Google's google_key, the
+// webhook's credential, kept nowhere.
 const RUNS = { numRuns: 400 };
-const LABELS = new Set(['column_name', 'column_id', 'definition', 'field', 'data.xml']);
+const LABELS = new Set(['column_name', 'column_id', 'definition', 'field', 'data.xml', 'google_key']);
 
 const text = fc.oneof(fc.string(), fc.constantFrom('Jane', 'a@b.co', '2145550100', 'TX', ''));
 const leaf: fc.Arbitrary<JsonValue> = fc.oneof(text, fc.integer(), fc.boolean());
@@ -34,6 +35,7 @@ const bodies: fc.Arbitrary<JsonObject> = fc.oneof(
   fc.record({ id: text, field_data: pairList('name', 'values'), ad_id: text }),
   fc.record({
     lead_id: text,
+    google_key: text,
     user_column_data: fc.array(
       fc.record({
         column_id: fc.constantFrom('FULL_NAME', 'EMAIL', 'REGION', 'QUESTION_1', 'X'),

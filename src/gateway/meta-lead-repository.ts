@@ -1,0 +1,153 @@
+import type { Queryable } from '../db/index.ts';
+import { run, sql } from '../db/statement.ts';
+import { currentSourceSql, currentSourceValues } from '../sources/source-repository.ts';
+import type { AnnouncedLead } from './meta-envelope.ts';
+import type { SourceClaim } from './source-directory.ts';
+
+// The Meta fetch jobs (migrations/0022-meta-connector.sql): one per leadgen_id and source, queued
+// by the envelope's request, claimed by the fetcher (meta-leads.ts) as the dispatcher claims
+// webhook deliveries: FOR UPDATE SKIP LOCKED, a lease, and an outcome written only over its claim.
+
+const QUEUE = sql<'token_hash' | 'source_id' | 'revision' | 'jobs'>(
+  (p) => `WITH src AS (
+  SELECT s.agent_id, s.source_id FROM sources s WHERE ${currentSourceSql('s', p)}
+), queued AS (
+  INSERT INTO meta_leads (agent_id, source_id, leadgen_id, form_id, ad_id, page_id, created_time)
+  SELECT src.agent_id, src.source_id, j.leadgen_id, j.form_id, j.ad_id, j.page_id, j.created_time
+    FROM src, json_to_recordset(${p('jobs', 'json')})
+         AS j (leadgen_id text, form_id text, ad_id text, page_id text, created_time text)
+  ON CONFLICT (agent_id, source_id, leadgen_id) DO NOTHING
+  RETURNING leadgen_id
+)
+SELECT (SELECT count(*) FROM src)::int AS authentic, (SELECT count(*) FROM queued)::int AS queued`,
+);
+
+/**
+ * Queues a job per announced lead, in one statement that also checks the token as every write of a
+ * delivery does (`currentSourceSql`); a lead already queued is left as it is, so a repeated
+ * envelope queues nothing. Null: the token or the source changed (nothing written); else how many
+ * jobs are new.
+ */
+export async function queueMetaLeads(
+  db: Queryable,
+  claim: SourceClaim,
+  leads: readonly AnnouncedLead[],
+): Promise<number | null> {
+  const { rows } = await run<{ authentic: number; queued: number }, string>(db, QUEUE, {
+    ...currentSourceValues(claim.tokenHash, claim.source),
+    jobs: JSON.stringify(leads),
+  });
+  const row = rows[0];
+  return row && row.authentic > 0 ? row.queued : null;
+}
+
+/** A job a fetcher has taken: it alone fetches it until its lease runs out. */
+export interface MetaLeadJob extends AnnouncedLead {
+  agent_id: string;
+  source_id: string;
+  /** Attempts made, this one included. */
+  attempts: number;
+}
+
+/** Takes up to `limit` due jobs (pending, or fetching with a lease run out) for this fetcher. */
+export async function claimDueMetaLeads(
+  db: Queryable,
+  limit: number,
+  leaseMs: number,
+): Promise<MetaLeadJob[]> {
+  const { rows } = await db.query<MetaLeadJob>(
+    `WITH due AS (
+       SELECT agent_id, source_id, leadgen_id FROM meta_leads
+        WHERE (status = 'pending' OR (status = 'fetching' AND lease_until < now()))
+          AND next_attempt_at <= now()
+        ORDER BY next_attempt_at
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED)
+     UPDATE meta_leads m SET status = 'fetching', lease_until = now() + make_interval(secs => $2),
+            attempts = m.attempts + 1, updated_at = now()
+       FROM due
+      WHERE m.agent_id = due.agent_id AND m.source_id = due.source_id AND m.leadgen_id = due.leadgen_id
+     RETURNING m.agent_id, m.source_id, m.leadgen_id, m.form_id, m.ad_id, m.page_id, m.created_time, m.attempts`,
+    [limit, leaseMs / 1000],
+  );
+  return rows;
+}
+
+/** The job, still this fetcher's claim: fetching, with the attempt count it took. */
+const CLAIMED = `agent_id = $1 AND source_id = $2 AND leadgen_id = $3 AND status = 'fetching' AND attempts = $4`;
+const keyOf = (job: MetaLeadJob) => [job.agent_id, job.source_id, job.leadgen_id, job.attempts];
+
+/** How a job ended: a lead (created, merged or replayed), a Listen sample, or a refusal to keep. */
+export type FinalOutcome =
+  { status: 'done'; leadId: string } | { status: 'sampled' } | { status: 'refused'; error: string };
+
+export async function finishMetaLead(db: Queryable, job: MetaLeadJob, outcome: FinalOutcome): Promise<void> {
+  await db.query(
+    `UPDATE meta_leads SET status = $5, lead_id = $6, last_error = $7, lease_until = NULL, updated_at = now()
+      WHERE ${CLAIMED}`,
+    [
+      ...keyOf(job),
+      outcome.status,
+      outcome.status === 'done' ? outcome.leadId : null,
+      outcome.status === 'refused' ? outcome.error : null,
+    ],
+  );
+}
+
+/** A failed attempt: tried again after `retryInMs`, or dead when the schedule is spent (null). */
+export async function failMetaLead(
+  db: Queryable,
+  job: MetaLeadJob,
+  failure: { error: string; retryInMs: number | null },
+): Promise<void> {
+  await db.query(
+    `UPDATE meta_leads SET status = CASE WHEN $6::bigint IS NULL THEN 'dead' ELSE 'pending' END,
+            last_error = $5, lease_until = NULL, updated_at = now(),
+            next_attempt_at = CASE WHEN $6::bigint IS NULL THEN next_attempt_at
+                                   ELSE now() + make_interval(secs => $6::bigint / 1000.0) END
+      WHERE ${CLAIMED}`,
+    [...keyOf(job), failure.error.slice(0, 500), failure.retryInMs],
+  );
+}
+
+/**
+ * The page access token the attempt used (`sealedToken`, as stored; null: none was set) is no good:
+ * the job stops until the agent sets a new one, and the source says so (`meta_reconnect_since`).
+ * When the token was replaced meanwhile, the job is simply due again.
+ */
+export async function stopMetaLead(
+  db: Queryable,
+  job: MetaLeadJob,
+  sealedToken: string | null,
+  error: string,
+): Promise<void> {
+  await db.query(
+    `WITH src AS (
+       SELECT agent_id, source_id, meta_reconnect_since FROM sources
+        WHERE agent_id = $1 AND source_id = $2 AND meta_page_access_token IS NOT DISTINCT FROM $6::text
+     ), job AS (
+       UPDATE meta_leads SET status = CASE WHEN EXISTS (SELECT FROM src) THEN 'stopped' ELSE 'pending' END,
+              last_error = $5, lease_until = NULL, updated_at = now()
+        WHERE ${CLAIMED}
+       RETURNING agent_id
+     )
+     UPDATE sources s SET meta_reconnect_since = now()
+       FROM src
+      WHERE s.agent_id = src.agent_id AND s.source_id = src.source_id AND src.meta_reconnect_since IS NULL
+        AND EXISTS (SELECT FROM job)`,
+    [...keyOf(job), error.slice(0, 500), sealedToken],
+  );
+}
+
+/** A new page access token: the source's stopped jobs are due again, with a fresh schedule. */
+export async function resumeStoppedMetaLeads(
+  db: Queryable,
+  agentId: string,
+  sourceId: string,
+): Promise<void> {
+  await db.query(
+    `UPDATE meta_leads SET status = 'pending', attempts = 0, next_attempt_at = now(), updated_at = now()
+      WHERE agent_id = $1 AND source_id = $2 AND status = 'stopped'`,
+    [agentId, sourceId],
+  );
+}
