@@ -596,3 +596,174 @@ describe('sources meta', () => {
     expect(none.err).toMatch(/give a setting/);
   });
 });
+
+describe('leadgate agencies', () => {
+  /** `leadgate ARGS --json`, its answer parsed. */
+  const answer = async (...args: string[]) =>
+    JSON.parse((await leadgate([...args, '--json'])).out) as Record<string, unknown>;
+  const agent = async (name: string) => String((await answer('agents', 'create', '--name', name)).agent_id);
+  const newAgency = async (name: string, fallback: string) =>
+    String((await answer('agencies', 'create', name, '--fallback', fallback)).agency_id);
+  const agentOfLead = async (leadId: string) =>
+    (await t.db.query<{ agent_id: string }>('SELECT agent_id FROM leads WHERE lead_id = $1', [leadId]))
+      .rows[0]?.agent_id;
+
+  it('When an agency is made, given producers and a source from the CLI, then `show` tells each producer’s states, cap, pause and share of today’s leads', async () => {
+    const [boss, ann, ben] = [
+      await agent('Boss Agency'),
+      await agent('Ann Producer'),
+      await agent('Ben Producer'),
+    ];
+    const created = await leadgate([
+      'agencies',
+      'create',
+      'Lone Star Agency',
+      '--fallback',
+      boss,
+      '--timezone',
+      'America/Chicago',
+    ]);
+    expect(created.code, created.err).toBe(0);
+    const agencyId = /^agency_id:\s+(\S{36})$/m.exec(created.out)?.[1] ?? '';
+    expect(created.out).toMatch(/^timezone:\s+America\/Chicago$/m);
+
+    const added = await leadgate(['agencies', 'member', agencyId, ann, '--states', 'tx,OK', '--weight', '2']);
+    expect(added.code, added.err).toBe(0);
+    expect(added.out).toContain('Added producer Ann Producer.');
+    expect(added.out).toMatch(/^weight:\s+2$/m);
+    await leadgate(['agencies', 'member', agencyId, ben, '--states', 'TX', '--cap', '20']);
+    // What is not given stays as it was: pausing keeps Ben's states and cap; --no-cap drops the cap only.
+    const paused = await answer('agencies', 'member', agencyId, ben, '--paused');
+    expect(paused).toMatchObject({ licensed_states: ['TX'], daily_cap: 20, active: false });
+    const back = await answer('agencies', 'member', agencyId, ben, '--active', '--no-cap');
+    expect(back).toMatchObject({
+      licensed_states: ['TX'],
+      daily_cap: null,
+      active: true,
+      weight: 1,
+    });
+
+    const source = await leadgate(['agencies', 'source', agencyId, 'Vendor A']);
+    expect(source.code, source.err).toBe(0);
+    expect(source.out).toMatch(new RegExp(`^agency_id:\\s+${agencyId}$`, 'm'));
+    expect(source.out).toContain('not shown again');
+    const token = /^token:\s+(\S{36})$/m.exec(source.out)?.[1] ?? '';
+    for (const i of [1, 2, 3])
+      expect(
+        (await deliver(t.app, token, { name: `Tex ${i}`, email: `tex${i}@cli.example.com`, state: 'TX' }))
+          .statusCode,
+      ).toBe(200);
+
+    const shown = await leadgate(['agencies', 'show', agencyId]);
+    expect(shown.code, shown.err).toBe(0);
+    expect(shown.out).toContain('Producers (leads today in America/Chicago: 3):');
+    expect(shown.out).toMatch(/^AGENT_ID\s+STATES\s+WEIGHT\s+DAILY_CAP\s+ACTIVE\s+TODAY\s+SHARE\s+NAME$/m);
+    expect(shown.out).toMatch(
+      new RegExp(`^${ann}\\s+OK,TX\\s+2\\s+-\\s+yes\\s+2\\s+67%\\s+Ann Producer$`, 'm'),
+    );
+    expect(shown.out).toMatch(new RegExp(`^${ben}\\s+TX\\s+1\\s+-\\s+yes\\s+1\\s+33%\\s+Ben Producer$`, 'm'));
+    expect((await answer('agencies', 'show', agencyId)).members).toHaveLength(2);
+
+    const listed = await leadgate(['agencies', 'list', '--agent', boss]);
+    expect(listed.out).toMatch(
+      new RegExp(`^${agencyId}\\s+America/Chicago\\s+-\\s+\\S+\\s+Lone Star Agency$`, 'm'),
+    );
+    expect((await leadgate(['agencies', 'list', '--agent', ann])).out).toContain('No agencies');
+
+    const timed = await answer(
+      'agencies',
+      'update',
+      agencyId,
+      '--claim-minutes',
+      '15',
+      '--name',
+      'Lone Star',
+    );
+    expect(timed).toMatchObject({ claim_minutes: 15, name: 'Lone Star' });
+    const untimed = await leadgate(['agencies', 'update', agencyId, '--no-claim']);
+    expect(untimed.out).toMatch(/^claim_minutes:\s+-$/m);
+
+    const removed = await leadgate(['agencies', 'remove-member', agencyId, ben]);
+    expect(removed.out).toContain(`Producer ${ben} removed`);
+    expect((await leadgate(['agencies', 'show', agencyId])).out).not.toContain('Ben Producer');
+  });
+
+  it('When a lead waits in the fallback queue, then `queue` names who may take it and `assign` gives it to them', async () => {
+    const [boss, cal] = [await agent('Boss Queue'), await agent('Cal Producer')];
+    const agencyId = await newAgency('Queue Agency', boss);
+    await leadgate(['agencies', 'member', agencyId, cal, '--states', 'CA', '--paused']);
+    const token = String((await answer('agencies', 'source', agencyId, 'Vendor Q')).token);
+    const leadId = (await deliver(t.app, token, { name: 'West Coast', state: 'CA' })).json<{
+      lead_id: string;
+    }>().lead_id;
+    expect(await agentOfLead(leadId)).toBe(boss);
+
+    const queue = await leadgate(['agencies', 'queue', agencyId]);
+    expect(queue.code, queue.err).toBe(0);
+    expect(queue.out).toMatch(
+      new RegExp(`^${leadId}\\s+\\S+\\s+CA\\s+West Coast\\s+Cal Producer \\(${cal}\\)$`, 'm'),
+    );
+    expect(queue.out).toContain(`leadgate agencies assign ${agencyId} LEAD_ID AGENT_ID`);
+
+    const refused = await leadgate(['agencies', 'assign', agencyId, leadId, boss]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(
+      /^VALIDATION_ERROR: Invalid request \(agent_id must be a producer of the agency licensed in CA\)\n$/,
+    );
+    const given = await leadgate(['agencies', 'assign', agencyId, leadId, cal]);
+    expect(given.code, given.err).toBe(0);
+    expect(given.out).toContain(`Lead ${leadId} given to ${cal}.`);
+    expect(given.out).toMatch(/^rule:\s+reassigned$/m);
+    expect(await agentOfLead(leadId)).toBe(cal);
+    expect((await leadgate(['agencies', 'queue', agencyId])).out).toBe('The fallback queue is empty.\n');
+  });
+
+  it('When the API refuses, then its code goes to stderr with exit 1; another agent’s key sees no agency', async () => {
+    const missing = await leadgate(['agencies', 'show', randomUUID()]);
+    expect(missing).toEqual({ code: 1, out: '', err: 'AGENCY_NOT_FOUND: Agency not found\n' });
+    const boss = await agent('Boss Keyed');
+    const agencyId = await newAgency('Keyed Agency', boss);
+    const stranger = await answer('agents', 'keys', 'create', await agent('Stranger'));
+    const asStranger = await leadgate(['agencies', 'show', agencyId], {
+      LEADGATE_URL: url,
+      ADMIN_API_KEY: String(stranger.key),
+    });
+    expect(asStranger.err).toBe('AGENCY_NOT_FOUND: Agency not found\n');
+    const newcomer = await leadgate(['agencies', 'member', agencyId, await agent('Newcomer')]);
+    expect(newcomer.code).toBe(1);
+    expect(newcomer.err).toContain('give --states');
+    const unknownState = await leadgate(['agencies', 'member', agencyId, boss, '--states', 'TX,ZZ']);
+    expect(unknownState.err).toMatch(/^VALIDATION_ERROR: .*not ZZ/);
+  });
+
+  it.each([
+    [
+      'agencies create X --fallback AGENT_ID --claim-minutes 0',
+      '--claim-minutes must be a whole number from 1 to 10080',
+    ],
+    [
+      'agencies update AGENCY_ID --claim-minutes 15 --no-claim',
+      'give --claim-minutes N or --no-claim, not both',
+    ],
+    ['agencies update AGENCY_ID', 'give what to change'],
+    [
+      'agencies member AGENCY_ID AGENT_ID --states Texas',
+      '--states takes two-letter state codes separated by commas, e.g. TX,OK; not Texas',
+    ],
+    [
+      'agencies member AGENCY_ID AGENT_ID --states TX --weight 101',
+      '--weight must be a whole number from 1 to 100',
+    ],
+    ['agencies member AGENCY_ID AGENT_ID --states TX --cap lots', '--cap must be a whole number'],
+    ['agencies member AGENCY_ID AGENT_ID --paused --active', 'give --paused or --active, not both'],
+  ])('When `leadgate %s` is run, then the CLI refuses it before any request: %s', async (line, words) => {
+    // A server that is not there: a request would say it cannot reach it.
+    const res = await leadgate(line.split(' '), {
+      LEADGATE_URL: `http://127.0.0.1:${await closedPort()}`,
+      ADMIN_API_KEY: ADMIN_KEY,
+    });
+    expect(res.code).toBe(1);
+    expect(res.err).toContain(words);
+    expect(res.err).not.toContain('cannot reach');
+  });
+});

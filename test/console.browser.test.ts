@@ -253,6 +253,55 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await shot('deliveries');
   });
 
+  it('When the agent manages an agency, then its page shows the producers’ shares and one click gives a queued lead to a licensed producer', async () => {
+    const agency = (
+      await adminInject(t.app, 'POST', '/agencies', {
+        name: 'Lone Star Agency',
+        fallback_agent_id: agent.agent_id,
+        timezone: 'America/Chicago',
+      })
+    ).json<{ agency_id: string }>();
+    const producers: Array<[string, object]> = [
+      ['Ann Alvarez', { licensed_states: ['TX', 'OK'], weight: 2 }],
+      ['Ben Brooks', { licensed_states: ['TX'], daily_cap: 20 }],
+      ['Cy Carter', { licensed_states: ['OK', 'CA'], active: false }],
+    ];
+    for (const [name, member] of producers) {
+      const producer = await makeAgent(name, 'America/Chicago');
+      await adminInject(t.app, 'PUT', `/agencies/${agency.agency_id}/members/${producer.agent_id}`, member);
+    }
+    const source = (
+      await adminInject(t.app, 'POST', `/agencies/${agency.agency_id}/sources`, { name: 'Vendor A' })
+    ).json<{ token: string }>();
+    for (const [name, state] of [
+      ['Tex Ramirez', 'TX'],
+      ['Tia Nguyen', 'TX'],
+      ['Tom Baker', 'TX'],
+      ['Carla West', 'CA'],
+      ['Gus Frost', 'AK'],
+    ] as const) {
+      const res = await send(source.token, { name, email: `${name.split(' ')[0]}@example.com`, state });
+      expect(res.status, await res.text()).toBe(200);
+    }
+    await page.goto(`${base}/console/leads`);
+    await page.click('nav >> text=Agency');
+    await page.click('text=Lone Star Agency');
+    await page.waitForSelector('h1:has-text("Lone Star Agency")');
+    const ann = (await page.textContent('tr:has-text("Ann Alvarez")')) ?? '';
+    expect(ann.replace(/\s+/g, ' ')).toMatch(/OK, TX 2 none 2 67% taking leads/);
+    expect(await page.textContent('tr:has-text("Cy Carter")')).toContain('paused');
+    const carla = page.locator('tr', { hasText: 'Carla West' });
+    expect(await carla.locator('button').allTextContents()).toEqual([
+      expect.stringMatching(/^\s*Give\s+Carla West\s+to\s+Cy Carter \(paused\)\s*$/),
+    ]);
+    expect(await page.textContent('tr:has-text("Gus Frost")')).toContain('No producer is licensed in AK.');
+    await shot('agency');
+    await carla.locator('button').click();
+    await page.waitForURL('**/console/agencies/*?given=*');
+    expect(await page.textContent('.notice')).toContain('Given to Cy Carter');
+    expect(await page.textContent('main')).not.toContain('Carla West');
+  });
+
   it('When the agent opens another agent’s lead by URL, then it is not found', async () => {
     const other = await makeAgent('Other Agent', 'America/Denver');
     const lead = (await (

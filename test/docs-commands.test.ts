@@ -11,8 +11,8 @@ import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/ap
 /**
  * The commands the README and the vendor guide show, run as a reader would run them against a live
  * server: the first start's banner and its curl line, the README's curl and Node examples (and the
- * answer it shows), the README's CLI lines, the vendor guide's curl. Only the address, the token
- * and the ids are replaced.
+ * answer it shows), the README's CLI lines, the routing guide's CLI lines, the vendor guide's curl.
+ * Only the address, the token and the ids are replaced.
  */
 const ROOT = new URL('..', import.meta.url).pathname;
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -172,6 +172,55 @@ describe('docs: the commands they show run', () => {
       });
       expect(code, `${line}: ${err}`).toBe(0);
     }
+  });
+
+  it("When the routing guide's CLI lines are run, then the agency has its producer and its source", async () => {
+    const fallback = (await seedSource(t.db, 'Routing Fallback')).agent_id;
+    const producer = (await seedSource(t.db, 'Routing Producer')).agent_id;
+    const lines = blocks(read('docs/routing.md'), '## Setting it up', 'sh')
+      .join('\n')
+      .split('\n')
+      .filter((line) => line.startsWith('leadgate '));
+    expect(lines.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      'leadgate agencies create',
+      'leadgate agencies member',
+      'leadgate agencies source',
+    ]);
+    let agencyId = 'AGENCY_ID';
+    let printed = '';
+    for (const line of lines) {
+      // The guide's AGENT_ID is the fallback producer when the agency is made, then a producer.
+      const agent = line.includes(' create ') ? fallback : producer;
+      const command = line
+        .replace(/\s+#.*$/, '')
+        .replace('AGENCY_ID', agencyId)
+        .replace('AGENT_ID', agent);
+      const args = [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '').slice(1);
+      let err = '';
+      printed = '';
+      const code = await runCli(['node', 'leadgate', ...args], {
+        out: (s) => (printed += s),
+        err: (s) => (err += s),
+        env: { LEADGATE_URL: url, ADMIN_API_KEY: ADMIN_KEY },
+      });
+      expect(code, `${line}: ${err}`).toBe(0);
+      agencyId = /^agency_id:\s+(\S+)$/m.exec(printed)?.[1] ?? agencyId;
+    }
+    expect(printed).toMatch(/^token:\s+\S{36}$/m); // the source's token, printed once
+    const { rows } = await t.db.query<{
+      name: string;
+      timezone: string;
+      licensed_states: string[];
+      weight: number;
+    }>(
+      `SELECT a.name, a.timezone, m.licensed_states, m.weight FROM agencies a
+         JOIN agency_members m USING (agency_id) JOIN sources s USING (agency_id)
+        WHERE a.agency_id = $1 AND a.fallback_agent_id = $2 AND m.agent_id = $3 AND s.name = 'Vendor A'`,
+      [agencyId, fallback, producer],
+    );
+    expect(rows).toEqual([
+      { name: 'Lone Star Agency', timezone: 'America/Chicago', licensed_states: ['OK', 'TX'], weight: 2 },
+    ]);
   });
 
   it("When the vendor guide's curl is run, then the lead lands", async () => {

@@ -4,7 +4,6 @@ import { appError } from '../errors.ts';
 import {
   createAgency,
   deleteMember,
-  findAgency,
   listAgencies,
   listMembers,
   putMember,
@@ -13,10 +12,9 @@ import {
 } from '../routing/agency-repository.ts';
 import { listFallbackQueue, takeFromFallbackQueue } from '../routing/fallback-queue.ts';
 import { LICENSE_STATES } from '../routing/prospect-state.ts';
-import { isUuid } from '../sources/tokens.ts';
 import { getAgent } from './agent-repository.ts';
 import { ownerOf } from './auth.ts';
-import { agentOf, loadAgent } from './lookups.ts';
+import { agentOf, loadAgent, requireAgency } from './lookups.ts';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { zoneOf } from './zone.ts';
 import {
@@ -270,10 +268,7 @@ declare module 'fastify' {
 function loadAgency(db: Queryable) {
   return async (request: FastifyRequest) => {
     const { agency_id } = request.params as { agency_id?: string };
-    const agency = agency_id && isUuid(agency_id) ? await findAgency(db, agency_id.toLowerCase()) : null;
-    const owner = ownerOf(request);
-    if (!agency || (owner !== null && owner !== agency.fallback_agent_id)) throw appError('AGENCY_NOT_FOUND');
-    request.agency = agency;
+    request.agency = await requireAgency(db, agency_id, ownerOf(request));
   };
 }
 

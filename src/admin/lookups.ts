@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/index.ts';
 import { appError } from '../errors.ts';
+import { findAgency, type Agency } from '../routing/agency-repository.ts';
 import { getSource } from '../sources/source-repository.ts';
 import type { SourceRow } from '../sources/source-row.ts';
 import { isUuid } from '../sources/tokens.ts';
@@ -49,6 +50,16 @@ export async function requireSource(
   const source = isUuid(rawId) ? await getSource(db, rawId.toLowerCase()) : null;
   if (!source || !owns(owner, source.agent_id)) throw appError('SOURCE_NOT_FOUND');
   return source;
+}
+
+/**
+ * The agency a path names, if `owner` may manage it: the operator any, an agent those it is the
+ * fallback producer of. Any other, or an id that is not a UUID, is 404 AGENCY_NOT_FOUND.
+ */
+export async function requireAgency(db: Queryable, rawId: string | undefined, owner: Owner): Promise<Agency> {
+  const agency = rawId && isUuid(rawId) ? await findAgency(db, rawId.toLowerCase()) : null;
+  if (!agency || !owns(owner, agency.fallback_agent_id)) throw appError('AGENCY_NOT_FOUND');
+  return agency;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { createAdminClient, CliError, type AdminClient } from './api-client.ts';
+import { addAgencyCommands } from './commands/agencies.ts';
 import { addAgentCommands } from './commands/agents.ts';
 import { addAutomationCommands } from './commands/automations.ts';
 import { addLeadCommands } from './commands/leads.ts';
@@ -22,6 +23,7 @@ export function buildProgram(io: CliIo): Command {
   const ctx = commandContext(io, () => (client ??= createAdminClient(io.env)));
   addAgentCommands(program, ctx);
   addSourceCommands(program, ctx);
+  addAgencyCommands(program, ctx);
   addLeadCommands(program, ctx);
   addViewCommands(program, ctx);
   addAutomationCommands(program, ctx);

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getAgent, type AgentRow } from '../admin/agent-repository.ts';
+import { listAgencies } from '../routing/agency-repository.ts';
 import type { Html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { page } from './layout.ts';
@@ -7,6 +8,8 @@ import { csrfTokenFor } from './session.ts';
 
 export interface SignedIn {
   agent: AgentRow;
+  /** Whether the agent is the fallback producer of an agency; asked only when a whole page is drawn. */
+  managesAgency(): Promise<boolean>;
 }
 
 /** Thrown when a page is asked for without a live session: the scope redirects to the login. */
@@ -17,15 +20,29 @@ export async function signedIn(deps: ConsoleDeps, request: FastifyRequest): Prom
   const agentId = request.session.get('agentId');
   const agent = agentId ? await getAgent(deps.db, agentId) : null;
   if (!agent) throw new NotSignedIn();
-  return { agent };
+  return {
+    agent,
+    managesAgency: async () => (await listAgencies(deps.db, agent.agent_id)).length > 0,
+  };
 }
 
 /** Sends a whole console page: the nav, the agent, a fresh CSRF token for its forms. */
-export function consolePage(reply: FastifyReply, me: SignedIn, title: string, current: string, body: Html) {
+export async function consolePage(
+  reply: FastifyReply,
+  me: SignedIn,
+  title: string,
+  current: string,
+  body: Html,
+) {
   const csrf = csrfTokenFor(reply);
-  return reply
-    .type('text/html')
-    .send(page(title, body, { agentName: me.agent.name, agentZone: me.agent.timezone, csrf, current }));
+  const chrome = {
+    agentName: me.agent.name,
+    agentZone: me.agent.timezone,
+    csrf,
+    current,
+    agency: await me.managesAgency(),
+  };
+  return reply.type('text/html').send(page(title, body, chrome));
 }
 
 /** The CSRF token for forms inside a page body (the same one the nav's logout form gets). */

@@ -6,6 +6,8 @@ export interface Chrome {
   csrf: string;
   /** The nav entry of this page. */
   current: string;
+  /** The agent manages an agency: the nav shows its page (nothing to manage otherwise). */
+  agency: boolean;
 }
 
 const NAV: Array<[href: string, label: string]> = [
@@ -16,6 +18,7 @@ const NAV: Array<[href: string, label: string]> = [
   ['/console/listen', 'Listen review'],
   ['/console/deliveries', 'Deliveries'],
 ];
+const AGENCY_NAV: [href: string, label: string] = ['/console/agencies', 'Agency'];
 
 /** A whole page. Without `chrome`: the logged-out layout (login, errors before login). */
 export function page(title: string, body: Html, chrome?: Chrome): string {
@@ -37,7 +40,7 @@ export function page(title: string, body: Html, chrome?: Chrome): string {
             ? html`<header class="top">
                 <nav aria-label="Console">
                   <ul>
-                    ${NAV.map(
+                    ${(chrome.agency ? [...NAV, AGENCY_NAV] : NAV).map(
                       ([href, label]) =>
                         html`<li>
                           <a href="${href}" ${chrome.current === href ? html` aria-current="page"` : ''}

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { isRefusedValue } from '../db/index.ts';
 import { AppError } from '../errors.ts';
+import { registerAgencyPages } from './agencies.ts';
 import { registerAgendaPage } from './agenda.ts';
 import { ASSETS } from './assets.ts';
 import { NotSignedIn } from './context.ts';
@@ -116,4 +117,5 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
   registerSourcePages(scope, deps);
   registerListenPage(scope, deps);
   registerWorkPages(scope, deps);
+  registerAgencyPages(scope, deps);
 }

@@ -3,6 +3,7 @@ import { CliError } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
 import { segment } from '../io.ts';
 import { keyValues, show, table, type Row } from '../output.ts';
+import { wholeNumber } from '../options.ts';
 import { addMappingCommand } from './mapping.ts';
 import { addMetaCommand } from './meta.ts';
 
@@ -19,6 +20,11 @@ const SOURCE_KEYS = [
   'updated_at',
 ];
 const TOKEN_NOTE = 'Keep the token now: it is stored only as a hash and is not shown again.';
+
+/** A source just made, with its token and webhook URL: shown this once. */
+export function issuedSource(source: Row, keys: readonly string[] = SOURCE_KEYS): string {
+  return [keyValues(source, [...keys, 'token', 'webhook_url']), '', TOKEN_NOTE].join('\n');
+}
 
 export function addSourceCommands(program: Command, ctx: CommandContext): void {
   const sources = program.command('sources').description('lead sources and their tokens');
@@ -44,9 +50,7 @@ function createSource(sources: Command, ctx: CommandContext): void {
       const source = await ctx
         .client()
         .request<Row>('POST', `/agents/${segment(opts.agent)}/sources`, { name: opts.name });
-      ctx.print(opts, source, () =>
-        [keyValues(source, [...SOURCE_KEYS, 'token', 'webhook_url']), '', TOKEN_NOTE].join('\n'),
-      );
+      ctx.print(opts, source, () => issuedSource(source));
     });
 }
 
@@ -81,11 +85,7 @@ function regenerateToken(sources: Command, ctx: CommandContext): void {
     .option('--json', 'print the API response as JSON')
     .action(async (sourceId: string, opts: JsonOpt) => {
       const source = await ctx.client().request<Row>('POST', `/sources/${segment(sourceId)}/regenerate`);
-      ctx.print(opts, source, () =>
-        [keyValues(source, ['source_id', 'name', 'active', 'token', 'webhook_url']), '', TOKEN_NOTE].join(
-          '\n',
-        ),
-      );
+      ctx.print(opts, source, () => issuedSource(source, ['source_id', 'name', 'active']));
     });
 }
 
@@ -128,12 +128,6 @@ function setRateLimit(sources: Command, ctx: CommandContext): void {
       const source = await ctx.client().request<Row>('PATCH', `/sources/${segment(sourceId)}`, body);
       ctx.print(opts, source, () => keyValues(source, SOURCE_KEYS));
     });
-}
-
-function wholeNumber(value: string, name: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new CliError(`${name} must be a whole number of at least 1`);
-  return Number(value);
 }
 
 function setActive(sources: Command, ctx: CommandContext, verb: 'enable' | 'disable', active: boolean): void {

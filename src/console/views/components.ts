@@ -69,7 +69,12 @@ export interface ActionOptions {
 }
 
 /** A one-button form: regenerate, disable, remove, retry. */
-export function actionButton(csrf: string, action: string, label: string, opts: ActionOptions = {}): Html {
+export function actionButton(
+  csrf: string,
+  action: string,
+  label: string | Html,
+  opts: ActionOptions = {},
+): Html {
   return postForm(
     csrf,
     action,
