@@ -365,7 +365,9 @@ describe('checkDestinationUrl', () => {
       address: [{ address: '8.8.8.8', family: 4 }],
       family: undefined,
     });
-    expect(await ask('127.0.0.1', false)).toBe('the host resolves to a non-public address (127.0.0.1)');
+    expect(await ask('127.0.0.1', false)).toBe(
+      'the host resolves to a non-public address (127.0.0.1); to send to a private network (a receiver on this machine, say), start the server with ALLOW_PRIVATE_DESTINATIONS=true',
+    );
     expect(await ask('localhost', true)).toMatch(/non-public address/);
   });
   it('When checked before a delivery (no lookup), then an address in the URL is still refused and a host name is left to the connection', async () => {
@@ -373,5 +375,13 @@ describe('checkDestinationUrl', () => {
     expect((await checkDestinationUrl('http://[::1]/x', false, { resolve: false })).ok).toBe(false);
     expect((await checkDestinationUrl('http://localhost/x', false, { resolve: false })).ok).toBe(true);
     expect((await checkDestinationUrl('http://localhost/x', false)).ok).toBe(false);
+  });
+  it('When a destination on this machine is refused, then the reason names the switch that allows it', async () => {
+    const refused = await checkDestinationUrl('http://127.0.0.1:9000/hook', false);
+    expect(refused).toEqual({
+      ok: false,
+      reason: expect.stringContaining('ALLOW_PRIVATE_DESTINATIONS=true'),
+    });
+    expect(await checkDestinationUrl('http://127.0.0.1:9000/hook', true)).toEqual({ ok: true });
   });
 });
