@@ -29,7 +29,7 @@ h1 { font-size: 1.6rem; margin: 0.3em 0; } h2 { font-size: 1.2rem; } h3 { font-s
 .stack { display: flex; flex-direction: column; gap: 6px; }
 input, select, button { font: inherit; padding: 8px 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; color: var(--fg); max-width: 100%; }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
-.phone { white-space: nowrap; }
+.phone { white-space: nowrap; } .url { word-break: break-all; }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: flex-end; margin: 12px 0; }
 .filters label { display: flex; flex-direction: column; font-size: 14px; color: var(--muted); }

@@ -23,7 +23,7 @@ async function recentTexts(db: Queryable, agentId: string, limit: number): Promi
   const { rows } = await db.query<
     Omit<TextRow, 'send_at' | 'sent_at'> & { send_at: Date; sent_at: Date | null }
   >(
-    `SELECT sms_id, lead_id, to_phone, status, attempts, error, send_at, sent_at FROM sms_messages
+    `SELECT sms_id, lead_id, to_phone, status, provider, attempts, error, send_at, sent_at FROM sms_messages
       WHERE agent_id = $1 ORDER BY created_at DESC LIMIT $2`,
     [agentId, limit],
   );

@@ -60,6 +60,9 @@ export const Delivery = Type.Object({
   next_attempt_at: Nullable(Timestamp()),
   delivered_at: Nullable(Timestamp()),
   created_at: Timestamp(),
+  destination_url: Nullable(Type.String(), {
+    description: 'Where it is sent: the destination’s URL; null once the destination was removed.',
+  }),
 });
 
 export const DeliveryList = ListOf('deliveries', Delivery);

@@ -1,6 +1,6 @@
 import { LEAD_FIELDS } from '../../ingest/fields.ts';
 import type { HistoryView, LeadDetail } from '../../leads/lead-queries.ts';
-import { fieldText, label, phone, show, when } from '../format.ts';
+import { fieldText, label, phone, RECORDED, show, textStatus, when } from '../format.ts';
 import { html, jsonBlock, type Html } from '../html.ts';
 import type { LeadAutomations } from '../lead-automations.ts';
 import { fieldList } from './components.ts';
@@ -118,6 +118,13 @@ export function consentEvidence(
   </dl>`;
 }
 
+/** What a history entry says happened: a text the recorder kept says that nothing was sent. */
+function historyTitle(h: HistoryView): string {
+  const provider = (h.details as { provider?: unknown } | null)?.provider;
+  if (h.event === 'sms_sent' && provider === 'recorder') return `Text ${RECORDED}`;
+  return label(h.event);
+}
+
 /** One history entry: what happened, from which source, and each field it changed (from → to). */
 function historyEntry(h: HistoryView, zone: string, sourceName: (id: string | null) => string): Html {
   const changes =
@@ -126,7 +133,7 @@ function historyEntry(h: HistoryView, zone: string, sourceName: (id: string | nu
     h.details && typeof h.details === 'object' ? Object.entries(h.details as Record<string, unknown>) : [];
   return html`<li>
     <p>
-      <strong>${label(h.event)}</strong> ·
+      <strong>${historyTitle(h)}</strong> ·
       ${when(h.created_at, zone)}${h.source_id ? html` · from ${sourceName(h.source_id)}` : ''}
     </p>
     ${
@@ -190,13 +197,14 @@ function automationsList(automations: LeadAutomations, zone: string, facts: Foll
     (t) =>
       html`<p>
         Text to ${phone(t.to_phone)} ·
-        ${t.status}${t.sent_at ? html` ${when(t.sent_at, zone)}` : html` · due ${when(t.send_at, zone)}`}${t.error ? html` · ${t.error}` : ''}
+        ${textStatus(t.status, t.provider)}${t.sent_at ? html` ${when(t.sent_at, zone)}` : html` · due ${when(t.send_at, zone)}`}${t.error ? html` · ${t.error}` : ''}
       </p>`,
   )}
   ${webhooks.map(
     (w) =>
       html`<p>
-        Webhook ${w.topic} → ${w.kind ?? 'removed destination'} ·
+        Webhook ${w.topic} →
+        ${w.url ? html`<span class="url">${w.url}</span> (${w.kind})` : 'a removed destination'} ·
         ${w.status}${w.last_status ? html` (HTTP ${w.last_status})` : ''} · ${w.attempts}
         attempt${w.attempts === 1 ? '' : 's'}${w.last_error ? html` · ${w.last_error}` : ''}
       </p>`,
