@@ -115,6 +115,9 @@ export const LIMITS = {
   /** Admin API: page sizes, list lengths, input lengths, agenda windows. */
   leadsPageDefault: 50,
   leadsPageMax: 200,
+  /** Agents a page of GET /v1/admin/agents lists, by default and at most. */
+  agentsPageDefault: 50,
+  agentsPageMax: 500,
   samplesListed: 100,
   eventsListed: 100,
   nameMaxLength: 200,
