@@ -121,6 +121,8 @@ export const LIMITS = {
   samplesListed: 100,
   eventsListed: 100,
   nameMaxLength: 200,
+  /** Characters of an agent's note on a lead. */
+  noteMaxLength: 2000,
   /** Console passwords: at least this many characters (issue: 12), at most the max. */
   passwordMinLength: 12,
   passwordMaxLength: 1024,

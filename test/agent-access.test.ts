@@ -114,6 +114,9 @@ const BODIES: Record<string, unknown> = {
   createDestination: { kind: 'analytics', url: 'http://127.0.0.1:9/planted' },
   setAgentPassword: { password: 'correct horse battery staple' },
   recordCallOutcome: { outcome: 'no_answer' },
+  setLeadStatus: { status: 'Not interested' },
+  addLeadNote: { note: 'Planted note' },
+  recordLeadCall: { outcome: 'no_answer' },
 };
 
 /** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */
@@ -127,6 +130,9 @@ interface Operation {
   path: string;
   operationId: string;
 }
+
+const LAST = ['markDoNotContact', 'revokeAgentKey'];
+const lastness = (operationId: string) => LAST.indexOf(operationId);
 
 function adminOperations(): Operation[] {
   const doc = t.app.swagger() as unknown as {
@@ -142,8 +148,9 @@ function adminOperations(): Operation[] {
           operationId: op.operationId,
         })),
       )
-      // Revoking last: a key revoked first would be refused on every route after it.
-      .sort((x, y) => Number(x.operationId === 'revokeAgentKey') - Number(y.operationId === 'revokeAgentKey'))
+      // Last: "do not contact" closes the call task the dial queue's route marks; a key revoked
+      // first would be refused on every route after it.
+      .sort((x, y) => lastness(x.operationId) - lastness(y.operationId))
   );
 }
 

@@ -54,6 +54,9 @@ del { color: var(--bad); } ins { color: var(--ok); text-decoration: none; }
 .pager { display: flex; flex-wrap: wrap; gap: 16px; margin: 12px 0; }
 .agenda { list-style: none; padding: 0; } .appt { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 6px 0; }
 .appt p { margin: 2px 0; }
+.act { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 12px; align-items: end; margin-bottom: 8px; }
+.act label { display: flex; flex-direction: column; font-size: 14px; color: var(--muted); }
+textarea { font: inherit; padding: 8px 10px; border: 1px solid var(--line); border-radius: 6px; width: 100%; }
 .copy-row { display: flex; gap: 6px; } .copy-row input { flex: 1; min-width: 0; font-family: ui-monospace, monospace; }
 @media (max-width: 700px) {
   .side-by-side { grid-template-columns: 1fr; }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { listCallTasks, recordCallOutcome } from '../automations/dial-queue.ts';
+import { listCallTasks } from '../automations/dial-queue.ts';
+import { actOnLead } from '../admin/use-cases/lead-actions.ts';
 import { retryText } from '../automations/sms-repository.ts';
 import { CALL_OUTCOMES, type CallOutcome } from '../leads/lead-status.ts';
 import {
@@ -61,7 +62,12 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
         (CALL_OUTCOMES as readonly string[]).includes(outcome) &&
         isUuid(id)
       ) {
-        await recordCallOutcome(deps.db, me.agent.agent_id, id, outcome as CallOutcome, new Date());
+        await actOnLead(
+          deps.db,
+          { task_id: id, agent_id: me.agent.agent_id },
+          { kind: 'call_outcome', outcome: outcome as CallOutcome },
+          new Date(),
+        );
       }
       return reply.redirect('/console/dial-queue', 303);
     },

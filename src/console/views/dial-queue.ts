@@ -4,7 +4,8 @@ import { clock, phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable, postForm } from './components.ts';
 
-const OUTCOME_LABELS: Record<CallOutcome, string> = {
+/** A call outcome as the agent reads it. */
+export const OUTCOME_LABELS: Record<CallOutcome, string> = {
   reached: 'Reached',
   no_answer: 'No answer',
   bad_number: 'Bad number',

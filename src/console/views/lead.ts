@@ -1,9 +1,11 @@
 import { LEAD_FIELDS } from '../../ingest/fields.ts';
 import type { HistoryView, LeadDetail } from '../../leads/lead-queries.ts';
+import type { LeadStatus } from '../../leads/lead-status.ts';
 import { fieldText, label, phone, RECORDED, show, textStatus, when } from '../format.ts';
 import { html, jsonBlock, type Html } from '../html.ts';
 import type { LeadAutomations } from '../lead-automations.ts';
 import { fieldList } from './components.ts';
+import { ACTION_NOTICES, leadActions, type ActionNotice } from './lead-actions.ts';
 
 export interface LeadPageData {
   lead: LeadDetail;
@@ -12,10 +14,21 @@ export interface LeadPageData {
   automations: LeadAutomations;
   /** Active destinations of the lead's source: whether its events go out as webhooks. */
   destinations: number;
+  csrf: string;
+  /** What the action just done says (the page it redirected to). */
+  notice?: ActionNotice;
 }
 
 /** One lead: its fields, custom fields, consent evidence, appointments, history, automations. */
-export function leadPage({ lead, zone, sourceNames, automations, destinations }: LeadPageData): Html {
+export function leadPage({
+  lead,
+  zone,
+  sourceNames,
+  automations,
+  destinations,
+  csrf,
+  notice,
+}: LeadPageData): Html {
   const sourceName = (id: string | null) => (id ? (sourceNames.get(id) ?? 'a removed source') : '');
   const fields = Object.keys(LEAD_FIELDS).filter(
     (f) => lead[f] !== null && lead[f] !== undefined && f !== 'name',
@@ -28,6 +41,19 @@ export function leadPage({ lead, zone, sourceNames, automations, destinations }:
       <span class="status">${lead.status}</span> · received ${when(lead.created_at, zone)} from
       ${sourceName(lead.source_id)} · updated ${when(lead.updated_at, zone)}
     </p>
+    ${
+      notice
+        ? html`<p class="${notice === 'refused' ? 'error' : 'notice'}" role="status">
+            ${ACTION_NOTICES[notice]}
+          </p>`
+        : ''
+    }
+    ${leadActions({
+      lead_id: lead.lead_id,
+      status: lead.status as LeadStatus,
+      doNotContact: lead.history.some((h) => h.event === 'do_not_contact'),
+      csrf,
+    })}
     <section aria-labelledby="fields-h">
       <h2 id="fields-h">Fields</h2>
       ${fieldList(fields.map((f) => [label(f), fieldText(f, lead[f])] as const))}
