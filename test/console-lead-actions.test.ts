@@ -97,3 +97,38 @@ describe('acting on a lead from its page', () => {
     expect(await status(mine)).toBe('New');
   });
 });
+
+describe('the dial queue', () => {
+  it('When the queue opens, then no outcome is chosen in advance, a closed window says the state’s rule, and the phone is a tel: link', async () => {
+    const { testDispatcher } = await import('./support/automations.ts');
+    await lead(alice.token, { name: 'Florida Prospect', phone: '3055550188', state: 'FL' });
+    await testDispatcher(t.db).runOnce();
+    const page = (await a.get('/console/dial-queue')).body;
+    const row = page.slice(page.indexOf('Florida Prospect'));
+    expect(row).toContain('href="tel:+13055550188"');
+    expect(row).toContain('(305) 555-0188');
+    expect(row).toContain('Florida: calls 8 a.m.–8 p.m.');
+    expect(row.slice(0, row.indexOf('</select>'))).toContain('<option value="">Choose…</option>');
+    expect(page).not.toMatch(/<option[^>]* selected/);
+  });
+
+  it('When an outcome is saved, then the page confirms it with the lead’s name; without one, it says nothing was saved', async () => {
+    const id = await lead(alice.token, { name: 'Queued Prospect', state: 'IL' });
+    const { testDispatcher } = await import('./support/automations.ts');
+    await testDispatcher(t.db).runOnce();
+    const { rows } = await t.db.query<{ task_id: string }>(
+      'SELECT task_id FROM dial_tasks WHERE lead_id = $1',
+      [id],
+    );
+    const task = rows[0]?.task_id ?? '';
+    const csrf = await a.csrf('/console/dial-queue');
+    const none = await a.post(`/console/dial-queue/${task}/outcome`, { _csrf: csrf, outcome: '' });
+    expect((await a.get(none.headers.location as string)).body).toContain(
+      'Nothing saved: choose the call’s outcome',
+    );
+    expect(await status(id)).toBe('New');
+    const saved = await a.post(`/console/dial-queue/${task}/outcome`, { _csrf: csrf, outcome: 'no_answer' });
+    const page = (await a.get(saved.headers.location as string)).body;
+    expect(page).toMatch(/Saved: No answer for Queued Prospect\.\s+The call comes back in an hour/);
+  });
+});

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { contactRule, nextAllowedInstant } from './contact-window.ts';
+import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
 import { checkDestinationUrl, isPublicAddress, publicOnlyLookup } from './destination-address.ts';
 import { optOutWord } from './opt-out.ts';
 import { sha256, webhookBody } from './payloads.ts';
@@ -163,6 +163,17 @@ describe('calling hours', () => {
       expect(rule.start >= FEDERAL_RULE.start && rule.end <= FEDERAL_RULE.end).toBe(true);
       expect(rule.source.length).toBeGreaterThan(20);
     }
+  });
+});
+
+describe('calling hours in words', () => {
+  it.each([
+    ['FL', 'Florida: calls 8 a.m.–8 p.m.'],
+    ['wa', 'Washington: calls 8 a.m.–8 p.m.'],
+    ['TX', 'Federal rule: calls 8 a.m.–9 p.m. their time'],
+    [null, 'Federal rule: calls 8 a.m.–9 p.m. their time'],
+  ])('When the prospect’s state is %s, then the hours read “%s”', (state, words) => {
+    expect(describeCallingHours(state)).toBe(words);
   });
 });
 

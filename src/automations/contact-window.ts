@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { US_STATES } from '../ingest/tables/us-states.ts';
 import { FEDERAL_RULE, STATE_RULES, type ContactRule } from './tables/calling-hours.ts';
 
 /** The rule for a prospect: the state's when it has one, else the federal window. */
@@ -25,4 +26,25 @@ export function nextAllowedInstant(now: Date, zone: string, rule: ContactRule): 
   if (local.zone.offset(opens) === local.offset) return new Date(opens);
   const today = local.set({ hour: startH, minute: startM, second: 0, millisecond: 0 });
   return (local < today ? today : today.plus({ days: 1 })).toJSDate();
+}
+
+/** `20:00` as people say it: `8 p.m.`, `8:30 a.m.`. */
+function spoken(hhmm: string): string {
+  const [h = 0, m = 0] = hhmm.split(':').map(Number);
+  const hour = h % 12 === 0 ? 12 : h % 12;
+  return `${hour}${m ? `:${String(m).padStart(2, '0')}` : ''} ${h < 12 ? 'a.m.' : 'p.m.'}`;
+}
+
+/**
+ * The calling hours a prospect's state allows, in words the agent reads beside a closed window:
+ * "Florida: calls 8 a.m.–8 p.m."; without a state rule, the federal one. Pure.
+ */
+export function describeCallingHours(state: string | null | undefined): string {
+  const code = state?.toUpperCase();
+  const own = code ? STATE_RULES[code] : undefined;
+  const rule = own ?? FEDERAL_RULE;
+  const hours = `calls ${spoken(rule.start)}–${spoken(rule.end)}`;
+  if (!own || !code) return `Federal rule: ${hours} their time`;
+  const name = (US_STATES as Record<string, string>)[code] ?? code;
+  return `${name.replace(/\b\w/g, (c) => c.toUpperCase())}: ${hours}`;
 }

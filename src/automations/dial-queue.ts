@@ -4,7 +4,7 @@ import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import { statusAfterCall, type CallOutcome, type LeadStatus } from '../leads/lead-status.ts';
-import { contactRule, nextAllowedInstant } from './contact-window.ts';
+import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
 import { doNotContactSql } from './do-not-contact.ts';
 import { leadZone } from './lead-zone.ts';
 import type { LeadFields } from '../ingest/types.ts';
@@ -40,6 +40,8 @@ export interface CallTask {
   local_time: string;
   /** Whether now is inside the calling hours there (the state's rule, else the federal window). */
   calling_hours_open: boolean;
+  /** Those hours in words: "Florida: calls 8 a.m.–8 p.m.". */
+  calling_hours: string;
 }
 
 /**
@@ -81,6 +83,7 @@ export async function listCallTasks(
       timezone: zone,
       local_time: DateTime.fromJSDate(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm"),
       calling_hours_open: nextAllowedInstant(now, zone, contactRule(state)).getTime() === now.getTime(),
+      calling_hours: describeCallingHours(state),
     };
   });
 }

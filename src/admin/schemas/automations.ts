@@ -87,6 +87,10 @@ export const CallTask = Type.Object({
   calling_hours_open: Type.Boolean({
     description: 'Whether it is inside the calling hours there now (the state’s rule, else 8:00–21:00).',
   }),
+  calling_hours: Type.String({
+    description: 'Those hours in words, e.g. “Florida: calls 8 a.m.–8 p.m.”.',
+    examples: ['Florida: calls 8 a.m.–8 p.m.'],
+  }),
 });
 
 export const DialQueue = ListOf('tasks', CallTask);
