@@ -48,6 +48,7 @@ class Browser extends ConsoleClient {
 
 /** Every page of the console's nav. */
 const PAGES = [
+  '/console/today',
   '/console/leads',
   '/console/agenda',
   '/console/dial-queue',
@@ -72,7 +73,7 @@ describe('console sessions', () => {
     const b = new Browser();
     const login = await b.login('ALICE@example.com', PASSWORD);
     expect(login.statusCode).toBe(303);
-    expect(login.headers.location).toBe('/console/leads');
+    expect(login.headers.location).toBe('/console/today');
     const cookie = [login.headers['set-cookie']].flat().find((c) => c?.startsWith('leadgate_session='));
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);

@@ -47,32 +47,40 @@ export interface CallTask {
 /**
  * The agent's open call tasks, the lead that has waited longest first: by the lead's delivery time,
  * not the task's, since one dispatcher round makes the tasks of many deliveries at one moment.
+ * `until` (default `now`) takes in the tasks waiting until then (a no-answer's retry); each
+ * task's `due_at` is the first instant it may be called: its retry time, or the next opening of
+ * the calling hours there.
  */
 export async function listCallTasks(
   db: Queryable,
   agent: { agent_id: string; timezone: string },
   now: Date,
   limit: number,
-): Promise<CallTask[]> {
+  until: Date = now,
+): Promise<Array<CallTask & { due_at: string }>> {
   const { rows } = await db.query<{
     task_id: string;
     lead_id: string;
     status: string;
     created_at: Date;
+    not_before: Date | null;
     name: string;
     phone: string | null;
     fields: LeadFields;
   }>(
-    `SELECT t.task_id, t.lead_id, t.status, t.created_at, l.name, l.phone, l.fields
+    `SELECT t.task_id, t.lead_id, t.status, t.created_at, t.not_before, l.name, l.phone, l.fields
        FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
       WHERE t.agent_id = $1 AND t.status = 'open' AND (t.not_before IS NULL OR t.not_before <= $3)
         AND NOT ${doNotContactSql('t.agent_id', 'l.phone')}
       ORDER BY l.created_at, l.lead_id LIMIT $2`,
-    [agent.agent_id, limit, now.toISOString()],
+    [agent.agent_id, limit, until.toISOString()],
   );
   return rows.map((r) => {
     const zone = leadZone({ ...r.fields, ...(r.phone ? { phone: r.phone } : {}) }, agent.timezone);
     const state = typeof r.fields.state === 'string' ? r.fields.state : null;
+    const rule = contactRule(state);
+    const notBefore = r.not_before === null ? null : new Date(r.not_before);
+    const ready = notBefore && notBefore > now ? notBefore : now;
     return {
       task_id: r.task_id,
       lead_id: r.lead_id,
@@ -82,8 +90,9 @@ export async function listCallTasks(
       created_at: iso(r.created_at),
       timezone: zone,
       local_time: DateTime.fromJSDate(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm"),
-      calling_hours_open: nextAllowedInstant(now, zone, contactRule(state)).getTime() === now.getTime(),
+      calling_hours_open: nextAllowedInstant(now, zone, rule).getTime() === now.getTime(),
       calling_hours: describeCallingHours(state),
+      due_at: nextAllowedInstant(ready, zone, rule).toISOString(),
     };
   });
 }

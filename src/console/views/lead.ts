@@ -1,6 +1,7 @@
 import { LEAD_FIELDS } from '../../ingest/fields.ts';
 import type { HistoryView, LeadDetail } from '../../leads/lead-queries.ts';
-import type { LeadStatus } from '../../leads/lead-status.ts';
+import type { CallOutcome, LeadStatus } from '../../leads/lead-status.ts';
+import { OUTCOME_LABELS } from './dial-queue.ts';
 import { fieldText, label, phone, RECORDED, show, textStatus, when } from '../format.ts';
 import { html, jsonBlock, type Html } from '../html.ts';
 import type { LeadAutomations } from '../lead-automations.ts';
@@ -151,6 +152,20 @@ function historyTitle(h: HistoryView): string {
   return label(h.event);
 }
 
+/** What an agent's action said, in its own words: the note, the call's outcome, the number stopped. */
+function agentSaid(h: HistoryView): Html | string {
+  const d = (h.details ?? {}) as { note?: unknown; outcome?: unknown; phone?: unknown };
+  if (h.event === 'note' && typeof d.note === 'string')
+    return html`<blockquote class="note">${d.note}</blockquote>`;
+  if (h.event === 'call_outcome' && typeof d.outcome === 'string')
+    return html`<p class="muted">${OUTCOME_LABELS[d.outcome as CallOutcome] ?? d.outcome}</p>`;
+  if (h.event === 'do_not_contact')
+    return html`<p class="muted">
+      ${typeof d.phone === 'string' ? `No more texts or calls to ${phone(d.phone)}.` : 'The lead has no phone to stop.'}
+    </p>`;
+  return '';
+}
+
 /** One history entry: what happened, from which source, and each field it changed (from → to). */
 function historyEntry(h: HistoryView, zone: string, sourceName: (id: string | null) => string): Html {
   const changes =
@@ -162,6 +177,7 @@ function historyEntry(h: HistoryView, zone: string, sourceName: (id: string | nu
       <strong>${historyTitle(h)}</strong> ·
       ${when(h.created_at, zone)}${h.source_id ? html` · from ${sourceName(h.source_id)}` : ''}
     </p>
+    ${agentSaid(h)}
     ${
       changes.length
         ? html`<ul class="changes">
