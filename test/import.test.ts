@@ -52,7 +52,17 @@ const results = (path: string) =>
   readFileSync(path, 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { row: number; outcome: string; lead_id?: string; error_code?: string });
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          row: number;
+          outcome: string;
+          lead_id?: string;
+          error_code?: string;
+          details?: string;
+          warnings?: Array<{ field: string; code: string }>;
+        },
+    );
 
 describe('leadgate send', () => {
   it('When a 10,000-row CSV with 1 % bad rows is sent, then the counts are exact and every row has its outcome', async () => {
@@ -296,11 +306,7 @@ describe('leadgate send', () => {
     expect(run.out).toMatch(/row 2: INVALID_PHONE /);
     expect(run.out).toMatch(/row 3: INVALID_STATE /);
     expect(run.out).toMatch(/row 4: INVALID_ZIP/);
-    const lines = readFileSync(out, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { row: number; warnings?: Array<{ field: string; code: string }> })
-      .sort((a, b) => a.row - b.row);
+    const lines = results(out).sort((a, b) => a.row - b.row);
     expect(lines.map((l) => (l.warnings ?? []).map((w) => `${w.field}:${w.code}`))).toEqual([
       [],
       ['phone:INVALID_PHONE'],
