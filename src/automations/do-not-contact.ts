@@ -3,7 +3,7 @@ import type { Queryable } from '../db/index.ts';
 /**
  * The opt-out an agent records for a number ("do not contact"), beside the prospect's own STOP
  * words in `sms_opt_outs`: both stop texts, this one stops calls too (the dial queue leaves the
- * number out). Why it is kept by number, not by lead: docs/decisions/0061-the-agents-day.md.
+ * number out). Why it is kept by number, not by lead: docs/decisions/0062-the-agents-day.md.
  */
 export const DO_NOT_CONTACT = 'DO NOT CONTACT';
 
