@@ -34,11 +34,14 @@ export function printBanner(
       `    -d '{"name":"Jane Doe","phone":"(214) 555-0123","email":"jane@example.com","state":"TX"}'`,
     );
   } else if (demo) {
+    // Every start names the demo agent: nearly every command takes --agent <AGENT_ID>.
     lines.push(
-      `Demo lead source ${demo.source_id} exists; its token was shown on first start.`,
+      `Demo agent ${demo.agent_id}, lead source ${demo.source_id} (its token was shown on first start)`,
       `  New token: npx leadgate sources regenerate ${demo.source_id}`,
       `Webhook URLs: ${gateway}  and  ${gateway}/v/<TOKEN>`,
     );
+  } else {
+    lines.push(`Agents and their ids: npx leadgate agents list`);
   }
   lines.push(`Agent console: ${url}/console`);
   if (demo?.login?.password) {

@@ -30,6 +30,7 @@ export const ERRORS = {
   KEY_NOT_FOUND: { status: 404, error: 'Key not found' },
   TASK_NOT_FOUND: { status: 404, error: 'Call task not found' },
   EMAIL_TAKEN: { status: 409, error: 'Email already in use' },
+  STATUS_NOT_ALLOWED: { status: 409, error: 'Status change not allowed' },
   MISSING_AGENT_IDENTIFIER: { status: 400, error: 'Missing agent identifier' },
   INVALID_AGENT_IDENTIFIER: { status: 400, error: 'Invalid agent identifier' },
   AGENT_NOT_FOUND: { status: 404, error: 'Agent not found' },

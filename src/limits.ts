@@ -115,9 +115,14 @@ export const LIMITS = {
   /** Admin API: page sizes, list lengths, input lengths, agenda windows. */
   leadsPageDefault: 50,
   leadsPageMax: 200,
+  /** Agents a page of GET /v1/admin/agents lists, by default and at most. */
+  agentsPageDefault: 50,
+  agentsPageMax: 500,
   samplesListed: 100,
   eventsListed: 100,
   nameMaxLength: 200,
+  /** Characters of an agent's note on a lead. */
+  noteMaxLength: 2000,
   /** Console passwords: at least this many characters (issue: 12), at most the max. */
   passwordMinLength: 12,
   passwordMaxLength: 1024,

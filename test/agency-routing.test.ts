@@ -348,6 +348,17 @@ describe('the claim timer', () => {
     expect((await later.runOnce()).reassigned).toBe(0);
     expect((await lead(first.lead_id)).agent_id).toBe(first.agent_id);
   });
+
+  it('When the producer marks the lead "do not contact", then no colleague is given it to call', async () => {
+    const a = await newAgency({ p1: { states: ['TX'] }, p2: { states: ['TX'] } }, { claim_minutes: 5 });
+    const first = (
+      await deliver(t.app, a.token, { name: 'Stop Calling', phone: '5125550172', state: 'TX' })
+    ).json();
+    expect((await api('POST', `/leads/${first.lead_id}/do-not-contact`)).status).toBe(200);
+    const later = testDispatcher(t.db, [0], { now: () => new Date(Date.now() + 2 * 24 * 3600_000) });
+    expect((await later.runOnce()).reassigned).toBe(0);
+    expect((await lead(first.lead_id)).agent_id).toBe(first.agent_id);
+  });
 });
 
 describe('the agency admin API refuses bad input', () => {

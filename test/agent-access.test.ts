@@ -160,16 +160,25 @@ const BODIES: Record<string, unknown> = {
   createDestination: { kind: 'analytics', url: 'http://127.0.0.1:9/planted' },
   setAgentPassword: { password: 'correct horse battery staple' },
   recordCallOutcome: { outcome: 'no_answer' },
+  setLeadStatus: { status: 'Not interested' },
+  addLeadNote: { note: 'Planted note' },
+  recordLeadCall: { outcome: 'no_answer' },
 };
 
 /** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */
 const OPERATOR_ONLY = new Set(['createAgent', 'setAgentPassword']);
+
+/** Operations that name no record: an agent key gets its own records only (checked below). */
+const OWN_ONLY = new Set(['listAgents']);
 
 interface Operation {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
   operationId: string;
 }
+
+const LAST = ['markDoNotContact', 'revokeAgentKey'];
+const lastness = (operationId: string) => LAST.indexOf(operationId);
 
 function adminOperations(): Operation[] {
   const doc = t.app.swagger() as unknown as {
@@ -185,8 +194,9 @@ function adminOperations(): Operation[] {
           operationId: op.operationId,
         })),
       )
-      // Revoking last: a key revoked first would be refused on every route after it.
-      .sort((x, y) => Number(x.operationId === 'revokeAgentKey') - Number(y.operationId === 'revokeAgentKey'))
+      // Last: "do not contact" closes the call task the dial queue's route marks; a key revoked
+      // first would be refused on every route after it.
+      .sort((x, y) => lastness(x.operationId) - lastness(y.operationId))
   );
 }
 
@@ -238,6 +248,12 @@ describe('agent API keys on every admin route', () => {
     async (_label, op) => {
       const { url, code } = fill(op, b);
       const res = await call(op, url, a.key, b);
+      if (OWN_ONLY.has(op.operationId)) {
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.body).not.toContain(b.agent_id);
+        expect(res.body).not.toContain('Bob');
+        return;
+      }
       if (OPERATOR_ONLY.has(op.operationId)) {
         expect(res.statusCode, res.body).toBe(403);
         expect(res.json()).toMatchObject({ error_code: 'FORBIDDEN' });
@@ -283,6 +299,59 @@ describe('agent API keys on every admin route', () => {
       else expect(res.statusCode, `${op.operationId}: ${res.body}`).toBeLessThan(300);
     },
   );
+});
+
+describe('the agents list', () => {
+  const list = (key: string, query = '') =>
+    t.app.inject({
+      method: 'GET',
+      url: `/v1/admin/agents${query}`,
+      headers: { authorization: `Bearer ${key}` },
+    });
+
+  it('When an agent key lists agents, then it gets its own agent alone, and no next page', async () => {
+    const res = await list(a.key);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      agents: [expect.objectContaining({ agent_id: a.agent_id, name: 'Alice', timezone: 'America/Chicago' })],
+      next_cursor: null,
+    });
+  });
+
+  it('When the operator lists agents a page at a time, then every agent comes once, oldest first', async () => {
+    const all = await json<{ agents: Array<{ agent_id: string }>; next_cursor: string | null }>(
+      await adminInject(t.app, 'GET', '/agents'),
+      200,
+    );
+    const ids = all.agents.map((x) => x.agent_id);
+    expect(ids).toEqual(expect.arrayContaining([a.agent_id, b.agent_id]));
+    expect(ids.indexOf(a.agent_id)).toBeLessThan(ids.indexOf(b.agent_id));
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { agents: Array<{ agent_id: string }>; next_cursor: string | null } = await json(
+        await adminInject(t.app, 'GET', `/agents?limit=1${cursor ? `&cursor=${cursor}` : ''}`),
+        200,
+      );
+      expect(page.agents.length).toBeLessThanOrEqual(1);
+      paged.push(...page.agents.map((x) => x.agent_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(paged).toEqual(ids);
+  });
+
+  it.each([['?limit=0'], ['?limit=abc'], ['?cursor=not-an-id']])(
+    'When the list is asked with %s, then it is 400 VALIDATION_ERROR, never a 500',
+    async (query) => {
+      const res = await adminInject(t.app, 'GET', `/agents${query}`);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ error_code: 'VALIDATION_ERROR' });
+    },
+  );
+
+  it('When no key is sent, then the list is 401', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/v1/admin/agents' })).statusCode).toBe(401);
+  });
 });
 
 describe('agent keys and the operator', () => {

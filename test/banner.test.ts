@@ -40,4 +40,34 @@ describe('the start-up banner', () => {
     expect(fromEnv).toContain('Admin API key: the one in ADMIN_API_KEY');
     expect(fromEnv).not.toContain(KEY);
   });
+
+  it('When the server starts again on its data, then the banner still names the demo agent, its source and the console', () => {
+    const out = banner(
+      loadConfig({ DATA_DIR: '/srv/leadgate' }),
+      url,
+      { key: KEY, generated: false },
+      {
+        agent_id: '01a225a9-af0b-7c1e-9d2f-3a4b5c6d7e8f',
+        source_id: '01a225a9-af11-7c1e-9d2f-3a4b5c6d7e8f',
+        token: null,
+        login: { email: 'demo@leadgate.local', password: null },
+      },
+    );
+    expect(out).toContain(
+      'Demo agent 01a225a9-af0b-7c1e-9d2f-3a4b5c6d7e8f, lead source 01a225a9-af11-7c1e-9d2f-3a4b5c6d7e8f',
+    );
+    expect(out).toContain(`Agent console: ${url}/console`);
+    expect(out).toContain('Demo login: demo@leadgate.local (password shown on first start');
+  });
+
+  it('When there is no demo agent (LEADGATE_DEMO=0, or agents made before), then the banner says how to list the agents and where the console is', () => {
+    const out = banner(
+      loadConfig({ DATABASE_URL: 'postgres://db/leadgate' }),
+      url,
+      { key: KEY, generated: false },
+      null,
+    );
+    expect(out).toContain('Agents and their ids: npx leadgate agents list');
+    expect(out).toContain(`Agent console: ${url}/console`);
+  });
 });

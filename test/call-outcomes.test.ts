@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/limits.ts';
 import type { Database } from '../src/db/index.ts';
-import { recordCallOutcome } from '../src/automations/dial-queue.ts';
+import { actOnLead } from '../src/admin/use-cases/lead-actions.ts';
+import type { CallOutcome } from '../src/leads/lead-status.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
@@ -10,6 +11,23 @@ import { pausedAfter } from './support/faulty-db.ts';
 import { signal } from './support/signal.ts';
 
 /** The dial queue's call outcomes (docs/admin-api.md, "Call outcomes"), on the suite's database. */
+
+/** A call task's outcome as the console and the admin API record it: null when the task is not open. */
+async function recordCallOutcome(
+  db: Database,
+  agentId: string,
+  taskId: string,
+  outcome: CallOutcome,
+  now: Date,
+) {
+  const done = await actOnLead(
+    db,
+    { task_id: taskId, agent_id: agentId },
+    { kind: 'call_outcome', outcome },
+    now,
+  );
+  return done.ok ? done.call : null;
+}
 
 let t: TestApp;
 let seeded: Awaited<ReturnType<typeof seedSource>>;

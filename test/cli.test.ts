@@ -536,6 +536,31 @@ describe('leadgate agents: console logins and agent keys', () => {
   });
 });
 
+describe('leadgate agents list', () => {
+  it('When the operator lists agents, then every agent shows with its id, across pages', async () => {
+    const made = await Promise.all(['Gail', 'Hank'].map((name) => seedSource(t.db, `List ${name}`)));
+    const res = await leadgate(['agents', 'list']);
+    expect(res.code, res.err).toBe(0);
+    expect(res.out.split('\n')[0]).toMatch(/^AGENT_ID\s+NAME\s+EMAIL\s+TIMEZONE$/);
+    for (const s of made) expect(res.out).toMatch(new RegExp(`${s.agent_id}\\s+List `));
+    const json = JSON.parse((await leadgate(['agents', 'list', '--json'])).out) as {
+      agents: Array<{ agent_id: string }>;
+    };
+    const { rows } = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM agents');
+    expect(json.agents).toHaveLength(rows[0]?.n ?? -1);
+  });
+
+  it('When an agent key lists agents, then only its own agent shows', async () => {
+    const s = await seedSource(t.db, 'List Ivy');
+    const key = JSON.parse((await leadgate(['agents', 'keys', 'create', s.agent_id, '--json'])).out) as {
+      key: string;
+    };
+    const res = await leadgate(['agents', 'list', '--json'], { LEADGATE_URL: url, ADMIN_API_KEY: key.key });
+    expect(res.code, res.err).toBe(0);
+    expect(JSON.parse(res.out)).toEqual({ agents: [expect.objectContaining({ agent_id: s.agent_id })] });
+  });
+});
+
 describe('leadgate sources rate-limit', () => {
   it('When a source gets its own limit and then the default again, then the source shows it, and a bad number is refused', async () => {
     const s = await seedSource(t.db, 'Rate Ruth');

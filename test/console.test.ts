@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeEndedSessions } from '../src/console/session.ts';
 import { adminInject, createTestApp, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
+import { ConsoleClient } from './support/console-client.ts';
 import { countRows, deliver } from './support/deliver.ts';
 
 /**
@@ -38,58 +39,16 @@ async function agentWithLogin(name: string): Promise<Agent> {
   return { agent_id: agent.agent_id, email, token: source.token };
 }
 
-/** A browser's cookie jar, just enough for these tests. */
-class Browser {
-  cookies = new Map<string, string>();
-  constructor(readonly ip = '127.0.0.1') {}
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-  }
-  keep(setCookie: string | string[] | undefined) {
-    for (const line of [setCookie ?? []].flat()) {
-      const [pair] = line.split(';');
-      const [name, ...rest] = (pair ?? '').split('=');
-      if (!name) continue;
-      const value = rest.join('=');
-      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  async get(url: string) {
-    const res = await t.app.inject({
-      method: 'GET',
-      url,
-      headers: { cookie: this.header() },
-      remoteAddress: this.ip,
-    });
-    this.keep(res.headers['set-cookie']);
-    return res;
-  }
-  async post(url: string, form: Record<string, string>) {
-    const res = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: { cookie: this.header(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams(form).toString(),
-      remoteAddress: this.ip,
-    });
-    this.keep(res.headers['set-cookie']);
-    return res;
-  }
-  /** The CSRF token of the page's first form. */
-  async csrf(url: string) {
-    const page = await this.get(url);
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1];
-    if (!token) throw new Error(`no CSRF token on ${url}: ${page.statusCode}`);
-    return token;
-  }
-  async login(email: string, password: string) {
-    return this.post('/console/login', { _csrf: await this.csrf('/console/login'), email, password });
+/** A cookie jar on this file's app. */
+class Browser extends ConsoleClient {
+  constructor(ip?: string) {
+    super(t.app, ip);
   }
 }
 
 /** Every page of the console's nav. */
 const PAGES = [
+  '/console/today',
   '/console/leads',
   '/console/agenda',
   '/console/dial-queue',
@@ -115,7 +74,7 @@ describe('console sessions', () => {
     const b = new Browser();
     const login = await b.login('ALICE@example.com', PASSWORD);
     expect(login.statusCode).toBe(303);
-    expect(login.headers.location).toBe('/console/leads');
+    expect(login.headers.location).toBe('/console/today');
     const cookie = [login.headers['set-cookie']].flat().find((c) => c?.startsWith('leadgate_session='));
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);

@@ -7,6 +7,7 @@ import { runCli } from '../src/cli/program.ts';
 import { loadConfig } from '../src/config.ts';
 import { printBanner } from '../src/banner.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { blocks } from './support/doc-blocks.ts';
 
 /**
  * The commands the README and the vendor guide show, run as a reader would run them against a live
@@ -25,25 +26,6 @@ beforeAll(async () => {
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => t.close());
-
-/** The fenced blocks of `lang` (`''` for a block without one) in the part of `doc` under `heading`. */
-function blocks(doc: string, heading: string, lang: string): string[] {
-  const lines = doc.split('\n');
-  const from = lines.indexOf(heading);
-  expect(from, heading).toBeGreaterThanOrEqual(0);
-  const found: string[] = [];
-  let open: { lang: string; lines: string[] } | null = null;
-  for (const line of lines.slice(from + 1)) {
-    if (open) {
-      if (line === '```') {
-        if (open.lang === lang) found.push(`${open.lines.join('\n')}\n`);
-        open = null;
-      } else open.lines.push(line);
-    } else if (line.startsWith('```')) open = { lang: line.slice(3), lines: [] };
-    else if (/^#{1,3} /.test(line)) break;
-  }
-  return found;
-}
 
 /** What printBanner writes for `demo`. */
 function bannerLines(...args: Parameters<typeof printBanner>): string[] {

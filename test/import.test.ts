@@ -52,14 +52,34 @@ const results = (path: string) =>
   readFileSync(path, 'utf8')
     .trim()
     .split('\n')
-    .map((l) => JSON.parse(l) as { row: number; outcome: string; lead_id?: string; error_code?: string });
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          row: number;
+          outcome: string;
+          lead_id?: string;
+          error_code?: string;
+          details?: string;
+          warnings?: Array<{ field: string; code: string }>;
+        },
+    );
 
 describe('leadgate send', () => {
   it('When a 10,000-row CSV with 1 % bad rows is sent, then the counts are exact and every row has its outcome', async () => {
     const s = await seedSource(t.db, 'Import Agent');
     const file = csv('ten-thousand.csv', 10_000, 'Big');
     const out = join(dir, 'ten-thousand.jsonl');
-    const run = await leadgate(['send', file, '--token', s.token, '--results', out, '--concurrency', '32']);
+    const run = await leadgate([
+      'send',
+      file,
+      '--token',
+      s.token,
+      '--results',
+      out,
+      '--concurrency',
+      '32',
+      '--allow-refused',
+    ]);
     expect(run.code, run.err).toBe(0);
     expect(run.out).toMatch(/10000 rows .*created 9900, rejected 100/);
     expect(run.out).toContain('MISSING_NAME 100');
@@ -109,7 +129,7 @@ describe('leadgate send', () => {
     expect(before).toBeLessThan(1_485);
 
     const second = join(dir, 'killed-2.jsonl');
-    const run = await leadgate(['send', file, '--token', s.token, '--results', second]);
+    const run = await leadgate(['send', file, '--token', s.token, '--results', second, '--allow-refused']);
     expect(run.code, run.err).toBe(0);
     const lines = results(second);
     expect(lines).toHaveLength(1_500);
@@ -155,6 +175,7 @@ describe('leadgate send', () => {
           out,
           '--concurrency',
           '64',
+          '--allow-refused',
         ],
         {
           out: () => undefined,
@@ -190,7 +211,7 @@ describe('leadgate send', () => {
       ].join('\n'),
     );
     const out = join(dir, 'leads-results.jsonl');
-    const run = await leadgate(['send', file, '--token', s.token, '--results', out]);
+    const run = await leadgate(['send', file, '--token', s.token, '--results', out, '--allow-refused']);
     expect(run.code, run.err).toBe(0);
     expect(
       results(out)
@@ -223,8 +244,9 @@ describe('leadgate send', () => {
       '--token',
       '00000000-0000-4000-8000-000000000000',
     ]);
-    expect(badToken.code).toBe(0); // every row got an outcome: rejected
+    expect(badToken.code).toBe(1); // every row got an outcome, and every one was refused
     expect(badToken.out).toContain('INVALID_SOURCE_TOKEN 3');
+    expect(badToken.err).toContain('3 of 3 rows were refused');
   });
 
   it('When the file is missing or the results cannot be written, then one line says which and it exits 1 (the process went on)', async () => {
@@ -240,5 +262,71 @@ describe('leadgate send', () => {
       join(dir, 'no-such-dir', 'out.jsonl'),
     ]);
     expect(unwritable).toMatchObject({ code: 1, err: expect.stringContaining('cannot write') as string });
+  });
+
+  it('When one row of three is refused, then send exits 1 saying how many and how to accept them; --allow-refused exits 0', async () => {
+    const s = await seedSource(t.db, 'Refused Import');
+    const file = csv('one-refused.csv', 100, 'Ref');
+    const refused = await leadgate(['send', file, '--token', s.token]);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toMatch(/100 rows .*: created 99, rejected 1/);
+    expect(refused.err).toContain('1 of 100 rows were refused');
+    expect(refused.err).toContain('--allow-refused');
+    const accepted = await leadgate(['send', file, '--token', s.token, '--allow-refused']);
+    expect(accepted.code, accepted.err).toBe(0);
+    expect(accepted.out).toMatch(/replayed 99, rejected 1/);
+  });
+
+  it('When every row is created, then send exits 0', async () => {
+    const s = await seedSource(t.db, 'Clean Import');
+    const run = await leadgate(['send', csv('clean.csv', 20, 'Clean'), '--token', s.token]);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/20 rows .*: created 20/);
+    expect(run.out).not.toContain('warnings');
+  });
+
+  it('When rows carry an invalid phone, state or ZIP, then each row’s warnings are in the summary and the results file, and the rows are created', async () => {
+    const s = await seedSource(t.db, 'Warned Import');
+    const file = join(dir, 'warned.csv');
+    writeFileSync(
+      file,
+      [
+        'name,phone,state,zip',
+        'Good Row,5125550101,TX,78701',
+        'Bad Phone,12345,TX,78701',
+        'Bad State,5125550103,ZZ,78701',
+        'Bad Zip,5125550104,TX,7870',
+      ].join('\n'),
+    );
+    const out = join(dir, 'warned.jsonl');
+    const run = await leadgate(['send', file, '--token', s.token, '--results', out]);
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toMatch(/4 rows .*: created 4/);
+    expect(run.out).toMatch(/warnings \(kept, not refused\): .*INVALID_PHONE 1/);
+    expect(run.out).toMatch(/row 2: INVALID_PHONE /);
+    expect(run.out).toMatch(/row 3: INVALID_STATE /);
+    expect(run.out).toMatch(/row 4: INVALID_ZIP/);
+    const lines = results(out).sort((a, b) => a.row - b.row);
+    expect(lines.map((l) => (l.warnings ?? []).map((w) => `${w.field}:${w.code}`))).toEqual([
+      [],
+      ['phone:INVALID_PHONE'],
+      ['state:INVALID_STATE'],
+      [expect.stringMatching(/^zipcode:INVALID_ZIP/)],
+    ]);
+  });
+
+  it('When a row is refused for want of a name, then its results line carries the gateway’s details', async () => {
+    const s = await seedSource(t.db, 'Nameless Import');
+    const file = join(dir, 'nameless.jsonl');
+    writeFileSync(file, '{"email":"nobody@example.com"}\n');
+    const out = join(dir, 'nameless-results.jsonl');
+    const run = await leadgate(['send', file, '--token', s.token, '--results', out]);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({
+      row: 1,
+      outcome: 'rejected',
+      error_code: 'MISSING_NAME',
+      details: expect.stringContaining('first_name'),
+    });
   });
 });

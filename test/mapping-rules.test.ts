@@ -163,6 +163,7 @@ describe('the gateway applies the source’s rules', () => {
     expect(res.json()).toEqual({
       error: 'Missing required field: name is required',
       error_code: 'MISSING_NAME',
+      details: expect.stringContaining('first_name'),
     });
     expect(stillRuled.statusCode).toBe(200);
   });

@@ -38,7 +38,7 @@ const inTransaction = (db: Database, claim: SourceClaim, d: LiveDelivery) =>
   db.withTransaction((tx) => writeInTransaction(tx, claim, d));
 
 function liveDelivery(claim: SourceClaim, body: JsonObject, key: string | undefined): LiveDelivery {
-  const lead = prepareSourceLead(body, claim.source);
+  const lead = prepareSourceLead(body, claim.source, Date.now());
   const parsed = parseIdempotencyKey(key, lead.control.idempotency_key);
   const replayKey = parsed.ok ? (parsed.key ?? null) : null;
   return {

@@ -263,11 +263,14 @@ describe('docs/outbox.md', () => {
       .slice(1)
       .map((section) => [/^`([^`]+)`/.exec(section)?.[1] ?? '', section] as const),
   );
-  const fieldsOf = (topic: string): string[] => {
+  /** A topic's documented fields; `optional`: those whose type says when they are absent. */
+  const fieldsOf = (topic: string, which: 'always' | 'optional' = 'always'): string[] => {
     const section = sections.get(topic) ?? '';
-    const own = [...section.matchAll(/^\| `([a-z_]+)`/gm)].map((m) => m[1] ?? '');
+    const own = [...section.matchAll(/^\| `([a-z_]+)` *\| ([^|]*)\|/gm)]
+      .filter((m) => (which === 'optional') === /absent/.test(m[2] ?? ''))
+      .map((m) => m[1] ?? '');
     return section.includes('The fields of `appointment.booked`')
-      ? [...fieldsOf('appointment.booked'), ...own]
+      ? [...fieldsOf('appointment.booked', which), ...own]
       : own;
   };
 
@@ -278,5 +281,10 @@ describe('docs/outbox.md', () => {
     for (const message of seen) {
       expect(Object.keys(message.payload).sort(), message.topic).toEqual(fieldsOf(message.topic).sort());
     }
+  });
+
+  it('When a field is documented as absent for a delivery, then no delivery’s message had it, and it is `action`', () => {
+    expect(fieldsOf('lead.updated', 'optional')).toEqual(['action']);
+    expect(seen.some((m) => 'action' in m.payload)).toBe(false);
   });
 });

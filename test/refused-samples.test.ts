@@ -16,7 +16,12 @@ afterAll(async () => {
   await t.close();
 });
 
-const MISSING_NAME = { error: 'Missing required field: name is required', error_code: 'MISSING_NAME' };
+const MISSING_NAME = {
+  error: 'Missing required field: name is required',
+  error_code: 'MISSING_NAME',
+  details:
+    'Send the contact’s name as name ("Jane Doe") or as first_name (with last_name when you have it); either will do',
+};
 
 async function samples(sourceId: string, query = ''): Promise<Json[]> {
   const res = await adminInject(t.app, 'GET', `/sources/${sourceId}/samples${query}`);

@@ -118,6 +118,9 @@ describe.skipIf(TEST_DATABASE_URL)('a server on the embedded database', () => {
   it('when started again after the SIGTERM, then it finds its data and has no demo token to show', async () => {
     gw = await startGatewayProcess({ DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_API_KEY: '' });
     expect(gw.output()).not.toContain('shown once');
-    expect(gw.output()).toMatch(/Demo lead source \S+ exists/);
+    expect(gw.output()).toMatch(
+      /Demo agent [0-9a-f-]{36}, lead source \S+ \(its token was shown on first start\)/,
+    );
+    expect(gw.output()).toMatch(/Agent console: http:\/\/127\.0\.0\.1:\d+\/console/);
   }, 60_000);
 });

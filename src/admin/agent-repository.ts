@@ -35,6 +35,24 @@ export async function getAgent(db: Queryable, agentId: string): Promise<AgentRow
   return rows[0] ? toAgent(rows[0]) : null;
 }
 
+/**
+ * Agents in the order they were made (their ids are in time order), `limit` a page, after the
+ * agent `after` when given; `owner` limits the list to that one agent (an agent key's own).
+ */
+export async function listAgents(
+  db: Queryable,
+  page: { limit: number; after: string | null; owner: string | null },
+): Promise<{ agents: AgentRow[]; next: string | null }> {
+  const { rows } = await db.query<AgentRow>(
+    `SELECT ${COLUMNS} FROM agents
+      WHERE ($1::uuid IS NULL OR agent_id > $1::uuid) AND ($2::uuid IS NULL OR agent_id = $2::uuid)
+      ORDER BY agent_id LIMIT $3`,
+    [page.after, page.owner, page.limit + 1],
+  );
+  const agents = rows.slice(0, page.limit).map(toAgent);
+  return { agents, next: rows.length > page.limit ? (agents[agents.length - 1]?.agent_id ?? null) : null };
+}
+
 /** Changes what is given; `sms_template: null` returns to the default text, `email: null` removes the login. */
 export async function updateAgent(
   db: Queryable,

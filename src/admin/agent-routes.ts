@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { appError } from '../errors.ts';
+import { LIMITS } from '../limits.ts';
 import { createAgentKey, listAgentKeys, revokeAgentKey } from './agent-keys.ts';
-import { createAgent, setAgentPassword, updateAgent } from './agent-repository.ts';
-import { requireOperator } from './auth.ts';
+import { createAgent, listAgents, setAgentPassword, updateAgent } from './agent-repository.ts';
+import { ownerOf, requireOperator } from './auth.ts';
 import { agentOf, loadAgent } from './lookups.ts';
 import { hashPassword } from './passwords.ts';
 import { zoneOf } from './zone.ts';
@@ -11,6 +12,8 @@ import {
   Agent,
   AgentKeyCreated,
   AgentKeyList,
+  AgentList,
+  AgentListQuery,
   AgentParams,
   CreateAgentBody,
   SetPasswordBody,
@@ -47,6 +50,30 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
         ...(email !== undefined ? { email: email.trim() } : {}),
       });
       return reply.code(201).send(agent);
+    },
+  );
+
+  // The one way to learn the ids every other command needs: the operator gets every agent, a page
+  // at a time; an agent key, its own agent alone.
+  app.get(
+    '/agents',
+    {
+      schema: {
+        ...operation('listAgents', 'The agents (an agent key: its own), oldest first, a page at a time'),
+        querystring: AgentListQuery,
+        response: answers({ 200: AgentList }, [...AUTH, 'VALIDATION_ERROR']),
+      },
+    },
+    async (request) => {
+      const asked = request.query.limit ? Number(request.query.limit) : LIMITS.agentsPageDefault;
+      if (!Number.isSafeInteger(asked) || asked < 1)
+        throw appError('VALIDATION_ERROR', `limit must be an integer from 1 to ${LIMITS.agentsPageMax}`);
+      const { agents, next } = await listAgents(deps.db, {
+        limit: Math.min(asked, LIMITS.agentsPageMax),
+        after: request.query.cursor?.toLowerCase() ?? null,
+        owner: ownerOf(request),
+      });
+      return { agents, next_cursor: next };
     },
   );
 

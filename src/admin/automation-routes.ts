@@ -1,7 +1,7 @@
 import { LIMITS } from '../limits.ts';
 import { listDeliveries, retryDelivery } from '../automations/delivery-repository.ts';
 import { deleteDestination, listDestinations } from '../automations/destination-repository.ts';
-import { listCallTasks, recordCallOutcome } from '../automations/dial-queue.ts';
+import { listCallTasks } from '../automations/dial-queue.ts';
 import { appError } from '../errors.ts';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { ownerOf } from './auth.ts';
@@ -25,6 +25,7 @@ import { NoContent } from './schemas/common.ts';
 import { AGENT, answers, AUTH, BODY, operation, SOURCE } from './schemas/errors.ts';
 import { SourceParams } from './schemas/sources.ts';
 import { addDestination } from './use-cases/destinations.ts';
+import { actOnLead } from './use-cases/lead-actions.ts';
 
 /** Outbound destinations of a source, the deliveries made to them, and the agent's dial queue. */
 export function registerAutomationRoutes(app: AdminApp, deps: AdminDeps): void {
@@ -157,15 +158,15 @@ export function registerAutomationRoutes(app: AdminApp, deps: AdminDeps): void {
       },
     },
     async (request) => {
-      const result = await recordCallOutcome(
+      const taskId = request.params.task_id.toLowerCase();
+      const done = await actOnLead(
         deps.db,
-        agentOf(request).agent_id,
-        request.params.task_id.toLowerCase(),
-        request.body.outcome,
+        { task_id: taskId, agent_id: agentOf(request).agent_id },
+        { kind: 'call_outcome', outcome: request.body.outcome },
         new Date(),
       );
-      if (!result) throw appError('TASK_NOT_FOUND', 'No such open call task');
-      return result;
+      if (!done.ok || !done.call) throw appError('TASK_NOT_FOUND', 'No such open call task');
+      return { ...done.call, task_id: taskId, task_status: done.call.task_status ?? 'done' };
     },
   );
 }

@@ -7,6 +7,7 @@ import { registerAgentRoutes } from './agent-routes.ts';
 import { registerAutomationRoutes } from './automation-routes.ts';
 import { installAdminAuth } from './auth.ts';
 import { installAdminBodyParser } from './body-parser.ts';
+import { registerLeadActionRoutes } from './lead-action-routes.ts';
 import { registerLeadRoutes } from './lead-routes.ts';
 import { registerMappingRoutes } from './mapping-routes.ts';
 import { registerSampleRoutes } from './sample-routes.ts';
@@ -27,6 +28,7 @@ export async function registerAdminRoutes(scope: FastifyInstance, deps: AdminDep
   registerMappingRoutes(app, deps);
   registerSampleRoutes(app, deps);
   registerLeadRoutes(app, deps);
+  registerLeadActionRoutes(app, deps);
   registerAutomationRoutes(app, deps);
   registerAgencyRoutes(app, deps);
 

@@ -141,6 +141,7 @@ describe('daylight saving time', () => {
     expect(r.appointment?.scheduled_at).toBe('2027-03-14T07:30:00.000Z'); // 03:30 EDT
     expect(r.warnings).toEqual([
       expect.objectContaining({ field: 'appointment_time', code: 'DST_GAP_SHIFTED' }),
+      expect.objectContaining({ code: 'APPOINTMENT_OUTSIDE_HOURS' }), // DST changes happen at night
     ]);
     expect(r.warnings[0]?.message).toContain('03:30 EDT');
   });
@@ -155,6 +156,7 @@ describe('daylight saving time', () => {
     expect(r.appointment?.scheduled_at).toBe('2027-11-07T06:30:00.000Z'); // 01:30 CDT, not 07:30Z CST
     expect(r.warnings).toEqual([
       expect.objectContaining({ field: 'appointment_time', code: 'DST_AMBIGUOUS_EARLIER' }),
+      expect.objectContaining({ code: 'APPOINTMENT_OUTSIDE_HOURS' }), // DST changes happen at night
     ]);
     expect(r.warnings[0]?.message).toContain('CDT');
   });
@@ -162,7 +164,11 @@ describe('daylight saving time', () => {
   it('when a scheduled_at without offset happens twice, then the same rule applies', () => {
     const lead = { ...CHICAGO, scheduled_at: '2027-11-07T01:30:00' };
     expect(book(lead)).toBe('2027-11-07T06:30:00.000Z');
-    expect(codes(lead)).toEqual(['SCHEDULED_AT_NO_OFFSET', 'DST_AMBIGUOUS_EARLIER']);
+    expect(codes(lead)).toEqual([
+      'SCHEDULED_AT_NO_OFFSET',
+      'DST_AMBIGUOUS_EARLIER',
+      'APPOINTMENT_OUTSIDE_HOURS',
+    ]);
   });
 
   it('when the hour just before and after a change is booked, then nothing is moved', () => {
@@ -180,6 +186,74 @@ describe('daylight saving time', () => {
         appointment_date: '2027-03-14',
         appointment_time: '3:00 AM',
       }),
+    ).toEqual(['APPOINTMENT_OUTSIDE_HOURS']); // not moved: only the night is said
+  });
+});
+
+describe('appointments a sender probably did not mean', () => {
+  const RECEIVED = Date.parse('2026-12-02T15:00:00Z');
+  const warned = (lead: LeadFields, receivedAt?: number) =>
+    resolveSchedule(lead, AGENT, receivedAt).warnings.map((w) => [w.field, w.code]);
+
+  it.each([
+    [
+      'a date before the delivery',
+      { appointment_date: '2025-01-15', appointment_time: '1:30 PM' },
+      [['appointment_date', 'APPOINTMENT_IN_PAST']],
+    ],
+    [
+      'a scheduled_at a minute before it',
+      { scheduled_at: '2026-12-02T14:59:00Z' },
+      [['scheduled_at', 'APPOINTMENT_IN_PAST']],
+    ],
+    [
+      '2 a.m. where the prospect is',
+      { appointment_date: '2027-01-15', appointment_time: '2:00 AM' },
+      [['appointment_date', 'APPOINTMENT_OUTSIDE_HOURS']],
+    ],
+    [
+      '9 p.m. there (the window closes at 21:00)',
+      { appointment_date: '2027-01-15', appointment_time: '9:00 PM' },
+      [['appointment_date', 'APPOINTMENT_OUTSIDE_HOURS']],
+    ],
+    [
+      'both at once',
+      { scheduled_at: '2025-01-15T08:00:00Z' },
+      [
+        ['scheduled_at', 'APPOINTMENT_IN_PAST'],
+        ['scheduled_at', 'APPOINTMENT_OUTSIDE_HOURS'],
+      ],
+    ],
+    ['8 a.m. there, in the future', { appointment_date: '2027-01-15', appointment_time: '8:00 AM' }, []],
+    ['8:59 p.m. there', { appointment_date: '2027-01-15', appointment_time: '8:59 PM' }, []],
+  ] as const)(
+    'When the appointment is %s, then it is booked, with these warnings',
+    (_what, fields, expected) => {
+      const lead = { ...CHICAGO, ...fields };
+      expect(resolveSchedule(lead, AGENT, RECEIVED).appointment).not.toBeNull();
+      expect(warned(lead, RECEIVED)).toEqual(expected);
+    },
+  );
+
+  it('When the night is judged, then it is by the prospect’s zone, not UTC nor the agent’s', () => {
+    // 03:00Z is 10 p.m. in New York (the agent's) but 7 p.m. in Los Angeles (the prospect's).
+    expect(
+      warned({ appointment_timezone: 'America/Los_Angeles', scheduled_at: '2027-01-15T03:00:00Z' }),
     ).toEqual([]);
+    expect(
+      warned({ appointment_timezone: 'America/New_York', scheduled_at: '2027-01-15T03:00:00Z' }),
+    ).toEqual([['scheduled_at', 'APPOINTMENT_OUTSIDE_HOURS']]);
+  });
+
+  it('When no arrival time is given (a scheduler’s event), then no appointment is called past', () => {
+    expect(warned({ ...CHICAGO, appointment_date: '2020-01-15', appointment_time: '1:30 PM' })).toEqual([]);
+  });
+
+  it('When the warning is read, then it says the local time and zone it judged', () => {
+    const [night] = resolveSchedule(
+      { ...CHICAGO, appointment_date: '2027-01-15', appointment_time: '2:00 AM' },
+      AGENT,
+    ).warnings;
+    expect(night?.message).toContain('2:00 AM in America/Chicago');
   });
 });

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { LeadFields } from '../ingest/types.ts';
+import { warnUnusualAppointment } from './appointment-hours.ts';
 import { FieldIssues, leadText } from './lead-input.ts';
 import { resolveLocalTime } from './local-time.ts';
 import type { WallTime } from './parse-appointment.ts';
@@ -11,24 +12,30 @@ import { formatWithZoneName } from './zone-names.ts';
  * When the appointment is, as a UTC ISO string, or null when the lead books none. `scheduled_at`
  * wins; `appointment_date` + `appointment_time` (local in the contact's zone) are used when it is
  * absent or unusable. Every value that cannot be used is rejected with a warning, never thrown on.
+ * An appointment before `receivedAt` (the delivery's arrival), or at night in the prospect's zone,
+ * is kept with a warning.
  */
 export function resolveAppointmentTime(
   lead: LeadFields,
   tz: InferredTimezone,
   issues: FieldIssues,
+  receivedAt?: number,
 ): string | null {
   const raw = leadText(lead, 'scheduled_at');
   const fromScheduledAt = raw === undefined ? null : readScheduledAt(raw, tz.explicit, issues);
   const pair = readDateAndTime(lead, issues);
   if (fromScheduledAt !== null) {
     if (pair !== null) warnOnConflict(fromScheduledAt, pair, tz.zone, issues);
+    warnUnusualAppointment(fromScheduledAt, tz.zone, 'scheduled_at', receivedAt, issues);
     return toIso(fromScheduledAt);
   }
   if (pair === null) return null;
   const placed = placeWallTime(pair.wall, tz.zone, 'appointment_time', issues);
   if (placed === null) rejectPair(pair, issues, 'INVALID_TIME', `cannot be placed in ${tz.zone}`);
   else if (!isStorable(placed)) rejectPair(pair, issues, 'DATETIME_OUT_OF_RANGE', OUT_OF_RANGE);
-  return placed === null || !isStorable(placed) ? null : toIso(placed);
+  if (placed === null || !isStorable(placed)) return null;
+  warnUnusualAppointment(placed, tz.zone, 'appointment_date', receivedAt, issues);
+  return toIso(placed);
 }
 
 /**

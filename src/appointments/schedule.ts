@@ -36,12 +36,17 @@ const SCHEDULE_TYPES: Record<string, ScheduleType> = {
 /**
  * Decides the appointment of a mapped lead: when, in which zone, of which type. Pure: no I/O, and
  * it never throws on what a sender wrote; unusable values come back in `rejected` with warnings.
+ * `receivedAt` (epoch ms) is when the delivery arrived: an appointment before it is warned of.
  */
-export function resolveSchedule(lead: LeadFields, agentTimezone: string): ScheduleResolution {
+export function resolveSchedule(
+  lead: LeadFields,
+  agentTimezone: string,
+  receivedAt?: number,
+): ScheduleResolution {
   const issues = new FieldIssues();
   const tz = inferTimezone(lead, agentTimezone, issues);
   const scheduleType = resolveScheduleType(lead, issues);
-  const scheduledAt = resolveAppointmentTime(lead, tz, issues);
+  const scheduledAt = resolveAppointmentTime(lead, tz, issues, receivedAt);
   return {
     appointment:
       scheduledAt === null

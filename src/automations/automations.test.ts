@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { contactRule, nextAllowedInstant } from './contact-window.ts';
+import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
 import { checkDestinationUrl, isPublicAddress, publicOnlyLookup } from './destination-address.ts';
 import { optOutWord } from './opt-out.ts';
 import { sha256, webhookBody } from './payloads.ts';
@@ -163,6 +163,17 @@ describe('calling hours', () => {
       expect(rule.start >= FEDERAL_RULE.start && rule.end <= FEDERAL_RULE.end).toBe(true);
       expect(rule.source.length).toBeGreaterThan(20);
     }
+  });
+});
+
+describe('calling hours in words', () => {
+  it.each([
+    ['FL', 'Florida: calls 8 a.m.–8 p.m.'],
+    ['wa', 'Washington: calls 8 a.m.–8 p.m.'],
+    ['TX', 'Federal rule: calls 8 a.m.–9 p.m. their time'],
+    [null, 'Federal rule: calls 8 a.m.–9 p.m. their time'],
+  ])('When the prospect’s state is %s, then the hours read “%s”', (state, words) => {
+    expect(describeCallingHours(state)).toBe(words);
   });
 });
 
@@ -365,7 +376,9 @@ describe('checkDestinationUrl', () => {
       address: [{ address: '8.8.8.8', family: 4 }],
       family: undefined,
     });
-    expect(await ask('127.0.0.1', false)).toBe('the host resolves to a non-public address (127.0.0.1)');
+    expect(await ask('127.0.0.1', false)).toBe(
+      'the host resolves to a non-public address (127.0.0.1); to send to a private network (a receiver on this machine, say), start the server with ALLOW_PRIVATE_DESTINATIONS=true',
+    );
     expect(await ask('localhost', true)).toMatch(/non-public address/);
   });
   it('When checked before a delivery (no lookup), then an address in the URL is still refused and a host name is left to the connection', async () => {
@@ -373,5 +386,13 @@ describe('checkDestinationUrl', () => {
     expect((await checkDestinationUrl('http://[::1]/x', false, { resolve: false })).ok).toBe(false);
     expect((await checkDestinationUrl('http://localhost/x', false, { resolve: false })).ok).toBe(true);
     expect((await checkDestinationUrl('http://localhost/x', false)).ok).toBe(false);
+  });
+  it('When a destination on this machine is refused, then the reason names the switch that allows it', async () => {
+    const refused = await checkDestinationUrl('http://127.0.0.1:9000/hook', false);
+    expect(refused).toEqual({
+      ok: false,
+      reason: expect.stringContaining('ALLOW_PRIVATE_DESTINATIONS=true'),
+    });
+    expect(await checkDestinationUrl('http://127.0.0.1:9000/hook', true)).toEqual({ ok: true });
   });
 });

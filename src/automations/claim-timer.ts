@@ -47,8 +47,8 @@ export async function reassignUnclaimed(db: Database, now: Date, limit: number):
 }
 
 /**
- * A lead worked by its producer (a call outcome recorded, or its status moved on from New) stops
- * the timer. Otherwise its claim time is counted in the prospect's calling hours: not yet spent, the
+ * A lead worked by its producer (a call outcome recorded, "do not contact", or its status moved on
+ * from New) stops the timer. Otherwise its claim time is counted in the prospect's calling hours: not yet spent, the
  * timer looks again then; spent, the lead moves to the next producer of the rotation it has not
  * been with (never to one holding the same contact as another lead), at most twice, then to the
  * fallback producer.
@@ -96,13 +96,16 @@ async function claimOne(tx: Queryable, due: DueLead, now: Date): Promise<boolean
   return true;
 }
 
+/** A call outcome recorded, "do not contact" said, or the status moved on: the producer has it in hand. */
 async function isWorked(tx: Queryable, lead: ClaimedLead): Promise<boolean> {
   if (lead.status !== 'New') return true;
-  const { rows } = await tx.query(
-    `SELECT 1 FROM dial_tasks WHERE agent_id = $1 AND lead_id = $2 AND (outcome IS NOT NULL OR calls > 0)`,
+  const { rows } = await tx.query<{ worked: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM dial_tasks WHERE agent_id = $1 AND lead_id = $2 AND (outcome IS NOT NULL OR calls > 0))
+         OR EXISTS (SELECT 1 FROM lead_history WHERE agent_id = $1 AND lead_id = $2
+                       AND event IN ('call_outcome', 'do_not_contact')) AS worked`,
     [lead.agent_id, lead.lead_id],
   );
-  return rows.length > 0;
+  return rows[0]?.worked ?? false;
 }
 
 /** The routing chain again, for a lead the timer moves on. */

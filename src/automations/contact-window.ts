@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { US_STATES } from '../ingest/tables/us-states.ts';
 import { FEDERAL_RULE, STATE_RULES, type ContactRule } from './tables/calling-hours.ts';
 
 /** The rule for a prospect: the state's when it has one, else the federal window. */
@@ -42,4 +43,25 @@ export function afterWindowMinutes(start: Date, minutes: number, zone: string, r
     left -= closes - at.getTime();
     at = nextAllowedInstant(new Date(closes), zone, rule);
   }
+}
+
+/** `20:00` as people say it: `8 p.m.`, `8:30 a.m.`. */
+function spoken(hhmm: string): string {
+  const [h = 0, m = 0] = hhmm.split(':').map(Number);
+  const hour = h % 12 === 0 ? 12 : h % 12;
+  return `${hour}${m ? `:${String(m).padStart(2, '0')}` : ''} ${h < 12 ? 'a.m.' : 'p.m.'}`;
+}
+
+/**
+ * The calling hours a prospect's state allows, in words the agent reads beside a closed window:
+ * "Florida: calls 8 a.m.–8 p.m."; without a state rule, the federal one. Pure.
+ */
+export function describeCallingHours(state: string | null | undefined): string {
+  const code = state?.toUpperCase();
+  const own = code ? STATE_RULES[code] : undefined;
+  const rule = own ?? FEDERAL_RULE;
+  const hours = `calls ${spoken(rule.start)}–${spoken(rule.end)}`;
+  if (!own || !code) return `Federal rule: ${hours} their time`;
+  const name = (US_STATES as Record<string, string>)[code] ?? code;
+  return `${name.replace(/\b\w/g, (c) => c.toUpperCase())}: ${hours}`;
 }

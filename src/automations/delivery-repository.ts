@@ -159,10 +159,24 @@ export interface DeliveryView {
   next_attempt_at: string | null;
   delivered_at: string | null;
   created_at: string;
+  /** Where it goes: the destination's URL; null once the destination was removed. */
+  destination_url: string | null;
 }
 
 const VIEW = `delivery_id, destination_id, message_id, lead_id, topic, status, attempts, last_status, last_error,
-  next_attempt_at, delivered_at, created_at`;
+  next_attempt_at, delivered_at, created_at,
+  (SELECT d.url FROM sync_destinations d
+    WHERE d.agent_id = webhook_deliveries.agent_id AND d.destination_id = webhook_deliveries.destination_id)
+    AS destination_url`;
+
+/**
+ * Whether sending a delivery again now can help: a dead letter, or one waiting for its next try
+ * after a failure. A delivered one needs nothing, one being sent is busy, one canceled lost its
+ * destination, and a first try not yet made is on its way.
+ */
+export function retryHelps(d: Pick<DeliveryView, 'status' | 'attempts'>): boolean {
+  return d.status === 'dead' || (d.status === 'pending' && d.attempts > 0);
+}
 
 type ViewRow = Omit<DeliveryView, 'next_attempt_at' | 'delivered_at' | 'created_at'> & {
   next_attempt_at: Date;

@@ -61,7 +61,9 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
   });
 };
 
-const nonPublic = (address: string) => `the host resolves to a non-public address (${address})`;
+// A developer testing against a local receiver needs the switch's name, not just the refusal.
+const nonPublic = (address: string) =>
+  `the host resolves to a non-public address (${address}); to send to a private network (a receiver on this machine, say), start the server with ALLOW_PRIVATE_DESTINATIONS=true`;
 
 /** IPv6's global unicast block: every other IPv6 address is special-purpose or unassigned. */
 const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');

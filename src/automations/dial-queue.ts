@@ -1,10 +1,11 @@
 import { DateTime } from 'luxon';
 import { LIMITS } from '../limits.ts';
 import { newId } from '../db/ids.ts';
-import { iso, type Database, type Queryable } from '../db/index.ts';
+import { iso, type Queryable } from '../db/index.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import { statusAfterCall, type CallOutcome, type LeadStatus } from '../leads/lead-status.ts';
-import { contactRule, nextAllowedInstant } from './contact-window.ts';
+import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
+import { doNotContactSql } from './do-not-contact.ts';
 import { leadZone } from './lead-zone.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
@@ -39,36 +40,47 @@ export interface CallTask {
   local_time: string;
   /** Whether now is inside the calling hours there (the state's rule, else the federal window). */
   calling_hours_open: boolean;
+  /** Those hours in words: "Florida: calls 8 a.m.–8 p.m.". */
+  calling_hours: string;
 }
 
 /**
  * The agent's open call tasks, the lead that has waited longest first: by the lead's delivery time,
  * not the task's, since one dispatcher round makes the tasks of many deliveries at one moment.
+ * `until` (default `now`) takes in the tasks waiting until then (a no-answer's retry); each
+ * task's `due_at` is the first instant it may be called: its retry time, or the next opening of
+ * the calling hours there.
  */
 export async function listCallTasks(
   db: Queryable,
   agent: { agent_id: string; timezone: string },
   now: Date,
   limit: number,
-): Promise<CallTask[]> {
+  until: Date = now,
+): Promise<Array<CallTask & { due_at: string }>> {
   const { rows } = await db.query<{
     task_id: string;
     lead_id: string;
     status: string;
     created_at: Date;
+    not_before: Date | null;
     name: string;
     phone: string | null;
     fields: LeadFields;
   }>(
-    `SELECT t.task_id, t.lead_id, t.status, t.created_at, l.name, l.phone, l.fields
+    `SELECT t.task_id, t.lead_id, t.status, t.created_at, t.not_before, l.name, l.phone, l.fields
        FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
       WHERE t.agent_id = $1 AND t.status = 'open' AND (t.not_before IS NULL OR t.not_before <= $3)
+        AND NOT ${doNotContactSql('t.agent_id', 'l.phone')}
       ORDER BY l.created_at, l.lead_id LIMIT $2`,
-    [agent.agent_id, limit, now.toISOString()],
+    [agent.agent_id, limit, until.toISOString()],
   );
   return rows.map((r) => {
     const zone = leadZone({ ...r.fields, ...(r.phone ? { phone: r.phone } : {}) }, agent.timezone);
     const state = typeof r.fields.state === 'string' ? r.fields.state : null;
+    const rule = contactRule(state);
+    const notBefore = r.not_before === null ? null : new Date(r.not_before);
+    const ready = notBefore && notBefore > now ? notBefore : now;
     return {
       task_id: r.task_id,
       lead_id: r.lead_id,
@@ -78,52 +90,72 @@ export async function listCallTasks(
       created_at: iso(r.created_at),
       timezone: zone,
       local_time: DateTime.fromJSDate(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm"),
-      calling_hours_open: nextAllowedInstant(now, zone, contactRule(state)).getTime() === now.getTime(),
+      calling_hours_open: nextAllowedInstant(now, zone, rule).getTime() === now.getTime(),
+      calling_hours: describeCallingHours(state),
+      due_at: nextAllowedInstant(ready, zone, rule).toISOString(),
     };
   });
 }
 
 export interface CallResult {
-  task_id: string;
+  /** The call task it closed or put back; null when the lead had no open task (a call from elsewhere). */
+  task_id: string | null;
   lead_id: string;
   outcome: CallOutcome;
   /** open: "no answer" puts the task back in the queue after LIMITS.noAnswerRetryMs. */
-  task_status: 'open' | 'done';
+  task_status: 'open' | 'done' | null;
   calls: number;
   lead_status: LeadStatus;
+  /** The lead's status before the call. */
+  status_from: LeadStatus;
 }
 
+/** Which call: a task of the dial queue, or the lead's own (its oldest open task, if it has one). */
+export type CallTarget = { task_id: string } | { lead_id: string };
+
 /**
- * The agent's outcome of a call: the task is closed (or, on no answer, back in the queue an hour
- * later, closed on the third), the lead's status follows `statusAfterCall`, and the lead's history
- * says what changed. One transaction, the task and the lead locked; null when the agent has no
- * such open task.
+ * The agent's outcome of a call, in the caller's transaction: the task is closed (or, on no
+ * answer, back in the queue an hour later, closed on the third), the lead's status follows
+ * `statusAfterCall`, and the lead's history says what changed. The task and the lead are locked;
+ * null when the agent has no such open task (or, by lead, no such lead).
  */
-export async function recordCallOutcome(
-  db: Database,
+export async function recordCallOutcomeIn(
+  tx: Queryable,
   agentId: string,
-  taskId: string,
+  target: CallTarget,
   outcome: CallOutcome,
   now: Date,
 ): Promise<CallResult | null> {
-  return db.withTransaction(async (tx) => {
-    const { rows } = await tx.query<{ lead_id: string; calls: number; status: LeadStatus }>(
-      `SELECT t.lead_id, t.calls, l.status
-         FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
-        WHERE t.agent_id = $1 AND t.task_id = $2 AND t.status = 'open'
-        FOR UPDATE OF t, l`,
-      [agentId, taskId],
-    );
-    const task = rows[0];
-    if (!task) return null;
-    const calls = task.calls + 1;
-    const again = outcome === 'no_answer' && calls < LIMITS.noAnswerCallsMax;
+  const found =
+    'task_id' in target
+      ? await tx.query<{ task_id: string | null; lead_id: string; calls: number; status: LeadStatus }>(
+          `SELECT t.task_id, t.lead_id, t.calls, l.status
+             FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
+            WHERE t.agent_id = $1 AND t.task_id = $2 AND t.status = 'open'
+            FOR UPDATE OF t, l`,
+          [agentId, target.task_id],
+        )
+      : await tx.query<{ task_id: string | null; lead_id: string; calls: number; status: LeadStatus }>(
+          `SELECT t.task_id, l.lead_id, COALESCE(t.calls, 0) AS calls, l.status
+             FROM leads l LEFT JOIN LATERAL (
+                  SELECT task_id, calls FROM dial_tasks
+                   WHERE agent_id = l.agent_id AND lead_id = l.lead_id AND status = 'open'
+                   ORDER BY created_at LIMIT 1) t ON true
+            WHERE l.agent_id = $1 AND l.lead_id = $2
+            FOR UPDATE OF l`,
+          [agentId, target.lead_id],
+        );
+  const task = found.rows[0];
+  if (!task) return null;
+  const calls = task.calls + 1;
+  const again = task.task_id !== null && outcome === 'no_answer' && calls < LIMITS.noAnswerCallsMax;
+  if (task.task_id !== null) {
     await tx.query(
       `UPDATE dial_tasks SET status = $3, outcome = $4, calls = $5, not_before = $6, done_at = $7
         WHERE agent_id = $1 AND task_id = $2`,
       [
         agentId,
-        taskId,
+        task.task_id,
         again ? 'open' : 'done',
         outcome,
         calls,
@@ -131,30 +163,31 @@ export async function recordCallOutcome(
         again ? null : now.toISOString(),
       ],
     );
-    const status = statusAfterCall(task.status, outcome);
-    if (status !== task.status) {
-      await tx.query(`UPDATE leads SET status = $3, updated_at = $4 WHERE agent_id = $1 AND lead_id = $2`, [
-        agentId,
-        task.lead_id,
-        status,
-        now.toISOString(),
-      ]);
-    }
-    await insertHistory(tx, {
-      agent_id: agentId,
-      lead_id: task.lead_id,
-      source_id: null,
-      event: 'call_outcome',
-      changes: status !== task.status ? { status: { from: task.status, to: status } } : {},
-      details: { outcome, calls, task_id: taskId },
-    });
-    return {
-      task_id: taskId,
-      lead_id: task.lead_id,
-      outcome,
-      task_status: again ? 'open' : 'done',
-      calls,
-      lead_status: status,
-    };
+  }
+  const status = statusAfterCall(task.status, outcome);
+  if (status !== task.status) {
+    await tx.query(`UPDATE leads SET status = $3, updated_at = $4 WHERE agent_id = $1 AND lead_id = $2`, [
+      agentId,
+      task.lead_id,
+      status,
+      now.toISOString(),
+    ]);
+  }
+  await insertHistory(tx, {
+    agent_id: agentId,
+    lead_id: task.lead_id,
+    source_id: null,
+    event: 'call_outcome',
+    changes: status !== task.status ? { status: { from: task.status, to: status } } : {},
+    details: { outcome, calls, task_id: task.task_id },
   });
+  return {
+    task_id: task.task_id,
+    lead_id: task.lead_id,
+    outcome,
+    task_status: task.task_id === null ? null : again ? 'open' : 'done',
+    calls,
+    lead_status: status,
+    status_from: task.status,
+  };
 }

@@ -282,7 +282,8 @@ async function followUp(
   for (const m of events) {
     const lead = m.lead_id ? leads.get(m.lead_id) : undefined;
     const agent = agents.get(m.agent_id);
-    if (!lead || !agent) continue;
+    // An agent's own action on a lead (a note, a status) is news for the CRM, not a new lead to greet.
+    if (!lead || !agent || m.payload.action !== undefined) continue;
     const scheduled_at = typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null;
     asked.push({ m, lead, request: { agent_id: m.agent_id, agent, topic: m.topic, lead, scheduled_at } });
   }

@@ -29,7 +29,7 @@ h1 { font-size: 1.6rem; margin: 0.3em 0; } h2 { font-size: 1.2rem; } h3 { font-s
 .stack { display: flex; flex-direction: column; gap: 6px; }
 input, select, button { font: inherit; padding: 8px 10px; border: 1px solid var(--line); border-radius: 6px; background: #fff; color: var(--fg); max-width: 100%; }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
-.phone { white-space: nowrap; }
+.phone { white-space: nowrap; } .url { word-break: break-all; }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
 .filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: flex-end; margin: 12px 0; }
 .filters label { display: flex; flex-direction: column; font-size: 14px; color: var(--muted); }
@@ -54,7 +54,15 @@ del { color: var(--bad); } ins { color: var(--ok); text-decoration: none; }
 .pager { display: flex; flex-wrap: wrap; gap: 16px; margin: 12px 0; }
 .agenda { list-style: none; padding: 0; } .appt { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin: 6px 0; }
 .appt p { margin: 2px 0; }
-.copy-row { display: flex; gap: 6px; } .copy-row input { flex: 1; min-width: 0; font-family: ui-monospace, monospace; }
+.act { display: grid; grid-template-columns: repeat(auto-fit, minmax(220px, 1fr)); gap: 12px; align-items: end; margin-bottom: 8px; }
+.act label { display: flex; flex-direction: column; font-size: 14px; color: var(--muted); }
+textarea { font: inherit; padding: 8px 10px; border: 1px solid var(--line); border-radius: 6px; width: 100%; }
+.copy-row { display: flex; gap: 6px; }
+.tiles { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 8px; }
+.tiles li { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
+.tiles li strong { display: block; font-size: 1.6rem; } .tiles li.bad { border-color: var(--bad); }
+.age { font-variant-numeric: tabular-nums; }
+blockquote.note { margin: 4px 0 4px 8px; padding: 4px 10px; border-left: 3px solid var(--accent); background: var(--card); white-space: pre-wrap; } .copy-row input { flex: 1; min-width: 0; font-family: ui-monospace, monospace; }
 @media (max-width: 700px) {
   .side-by-side { grid-template-columns: 1fr; }
   header.top { padding: 6px; } main { padding: 10px; }
@@ -63,6 +71,18 @@ del { color: var(--bad); } ins { color: var(--ok); text-decoration: none; }
 `;
 
 const js = `
+function since(seconds) {
+  if (seconds < 60) return seconds + ' s';
+  if (seconds < 3600) return Math.floor(seconds / 60) + ' min ' + (seconds % 60) + ' s';
+  if (seconds < 86400) return Math.floor(seconds / 3600) + ' h ' + Math.floor((seconds % 3600) / 60) + ' min';
+  return Math.floor(seconds / 86400) + ' d ' + Math.floor((seconds % 86400) / 3600) + ' h';
+}
+setInterval(function () {
+  document.querySelectorAll('[data-since]').forEach(function (el) {
+    var from = Date.parse(el.getAttribute('data-since'));
+    if (!isNaN(from)) el.textContent = since(Math.max(0, Math.floor((Date.now() - from) / 1000)));
+  });
+}, 1000);
 document.addEventListener('click', function (e) {
   var destructive = e.target.closest('[data-confirm]');
   if (destructive && !window.confirm(destructive.getAttribute('data-confirm'))) e.preventDefault();

@@ -95,3 +95,11 @@ export function show(value: unknown): string {
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value as string | number);
 }
+
+/** What became of a text, in words that do not claim a text went out when none did. */
+export function textStatus(status: string, provider: string | null | undefined): string {
+  return status === 'sent' && provider === 'recorder' ? RECORDED : status;
+}
+
+/** A text the default provider kept: nothing reached the prospect's phone. */
+export const RECORDED = 'recorded (SMS_PROVIDER=recorder: nothing sent)';

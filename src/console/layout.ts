@@ -11,6 +11,7 @@ export interface Chrome {
 }
 
 const NAV: Array<[href: string, label: string]> = [
+  ['/console/today', 'Today'],
   ['/console/leads', 'Leads'],
   ['/console/agenda', 'Agenda'],
   ['/console/dial-queue', 'Dial queue'],

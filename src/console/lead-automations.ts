@@ -16,6 +16,7 @@ export interface LeadAutomations {
     to_phone: string;
     body: string;
     status: string;
+    provider: string | null;
     send_at: string;
     sent_at: string | null;
     error: string | null;
@@ -41,11 +42,12 @@ export async function leadAutomations(
       to_phone: string;
       body: string;
       status: string;
+      provider: string | null;
       send_at: Date;
       sent_at: Date | null;
       error: string | null;
     }>(
-      `SELECT to_phone, body, status, send_at, sent_at, error FROM sms_messages
+      `SELECT to_phone, body, status, provider, send_at, sent_at, error FROM sms_messages
         WHERE agent_id = $1 AND lead_id = $2 ORDER BY created_at`,
       [agentId, leadId],
     ),

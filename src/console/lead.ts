@@ -1,10 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LeadCallBody, LeadNoteBody, LeadStatusBody } from '../admin/schemas/lead-actions.ts';
+import { actOnLead, type LeadAction } from '../admin/use-cases/lead-actions.ts';
+import type { CallOutcome, LeadStatus } from '../leads/lead-status.ts';
 import { listDestinations } from '../automations/destination-repository.ts';
 import { getLeadDetail } from '../leads/lead-queries.ts';
 import { listSources } from '../sources/source-repository.ts';
 import { appError } from '../errors.ts';
 import type { ConsoleDeps } from './deps.ts';
-import { consolePage, signedIn } from './context.ts';
+import { consolePage, csrfToken, signedIn } from './context.ts';
+import { queryValue } from './query.ts';
+import { ACTION_NOTICES, type ActionNotice } from './views/lead-actions.ts';
 import { leadAutomations } from './lead-automations.ts';
 import { leadPage } from './views/lead.ts';
 
@@ -23,6 +28,8 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
       listDestinations(deps.db, lead.source_id),
     ]);
     const sourceNames = new Map(sources.map((s) => [s.source_id, s.name]));
+    const done = queryValue(request.query, 'done');
+    const notice = done && Object.hasOwn(ACTION_NOTICES, done) ? (done as ActionNotice) : undefined;
     return consolePage(
       reply,
       me,
@@ -34,7 +41,50 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
         sourceNames,
         automations,
         destinations: destinations.filter((d) => d.active).length,
+        csrf: csrfToken(reply),
+        ...(notice ? { notice } : {}),
       }),
     );
   });
+
+  registerLeadActions(scope, deps);
+}
+
+type Form = Record<string, string | undefined>;
+
+/**
+ * The lead page's actions, the admin API's own (`actOnLead`), checked by its schemas: each sends
+ * the agent back to the lead with a line saying what was saved, or that nothing was.
+ */
+function registerLeadActions(scope: FastifyInstance, deps: ConsoleDeps): void {
+  const action = (
+    path: string,
+    body: object | null,
+    notice: ActionNotice,
+    toAction: (form: Form) => LeadAction,
+  ) =>
+    scope.post<{ Params: { lead_id: string } }>(
+      `/leads/:lead_id/${path}`,
+      { preHandler: scope.csrfProtection, ...(body ? { schema: { body }, attachValidation: true } : {}) },
+      async (request: FastifyRequest<{ Params: { lead_id: string } }>, reply: FastifyReply) => {
+        const me = await signedIn(deps, request);
+        const id = request.params.lead_id;
+        if (!UUID.test(id)) throw appError('LEAD_NOT_FOUND');
+        const back = (done: ActionNotice) => reply.redirect(`/console/leads/${id}?done=${done}`, 303);
+        if (request.validationError) return back('refused');
+        const done = await actOnLead(
+          deps.db,
+          { lead_id: id.toLowerCase(), owner: me.agent.agent_id },
+          toAction((request.body ?? {}) as Form),
+          new Date(),
+        );
+        if (!done.ok && done.code === 'LEAD_NOT_FOUND') throw appError('LEAD_NOT_FOUND');
+        return back(done.ok ? notice : 'refused');
+      },
+    );
+  // The bodies passed their schemas (the same enums as the admin API's) before these casts.
+  action('status', LeadStatusBody, 'status', (f) => ({ kind: 'status', status: f.status as LeadStatus }));
+  action('notes', LeadNoteBody, 'note', (f) => ({ kind: 'note', note: (f.note ?? '').trim() }));
+  action('call', LeadCallBody, 'call', (f) => ({ kind: 'call_outcome', outcome: f.outcome as CallOutcome }));
+  action('do-not-contact', null, 'dnc', () => ({ kind: 'do_not_contact' }));
 }

@@ -72,12 +72,12 @@ function loginForm(reply: FastifyReply, opts: { email?: string; error?: string; 
 function safeNext(next: unknown): string {
   return typeof next === 'string' && /^\/console(\/[\w\-/?=&%.]*)?$/.test(next) && !next.startsWith('//')
     ? next
-    : '/console/leads';
+    : '/console/today';
 }
 
 export function registerLogin(scope: FastifyInstance, db: Queryable): void {
   scope.get<{ Querystring: { next?: string } }>('/login', async (request, reply) => {
-    if (request.session.get('agentId')) return reply.redirect('/console/leads', 303);
+    if (request.session.get('agentId')) return reply.redirect('/console/today', 303);
     return reply.type('text/html').send(loginForm(reply, { next: safeNext(request.query.next) }));
   });
 

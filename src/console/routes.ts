@@ -14,6 +14,7 @@ import { registerListenPage } from './listen.ts';
 import { registerLogin } from './login.ts';
 import { installSessions } from './session.ts';
 import { registerSourcePages } from './sources.ts';
+import { registerTodayPage } from './today.ts';
 import { registerWorkPages } from './work.ts';
 import { validationError } from '../admin/validation-errors.ts';
 
@@ -106,11 +107,12 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
     if (!asset) return reply.code(404).type('text/plain').send('Not found');
     return reply.type(asset.type).header('cache-control', 'public, max-age=3600').send(asset.body);
   });
-  scope.get('/', async (_request, reply) => reply.redirect('/console/leads', 303));
+  scope.get('/', async (_request, reply) => reply.redirect('/console/today', 303));
 
   // Pages that share an admin route's schema say what is wrong in its words.
   scope.setSchemaErrorFormatter(validationError);
   registerLogin(scope, deps.db);
+  registerTodayPage(scope, deps);
   registerLeadsPages(scope, deps);
   registerLeadPage(scope, deps);
   registerAgendaPage(scope, deps);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { listCallTasks, recordCallOutcome } from '../automations/dial-queue.ts';
+import { listCallTasks } from '../automations/dial-queue.ts';
+import { actOnLead } from '../admin/use-cases/lead-actions.ts';
 import { retryText } from '../automations/sms-repository.ts';
 import { CALL_OUTCOMES, type CallOutcome } from '../leads/lead-status.ts';
 import {
@@ -16,18 +17,33 @@ import type { ConsoleDeps } from './deps.ts';
 import { consolePage, csrfToken, signedIn } from './context.ts';
 import { queryValue } from './query.ts';
 import { deliveriesPage, type TextRow } from './views/deliveries.ts';
-import { dialQueuePage } from './views/dial-queue.ts';
+import { dialQueuePage, type DialQueueData } from './views/dial-queue.ts';
 
 /** The agent's newest texts, whatever became of them. */
 async function recentTexts(db: Queryable, agentId: string, limit: number): Promise<TextRow[]> {
   const { rows } = await db.query<
     Omit<TextRow, 'send_at' | 'sent_at'> & { send_at: Date; sent_at: Date | null }
   >(
-    `SELECT sms_id, lead_id, to_phone, status, attempts, error, send_at, sent_at FROM sms_messages
+    `SELECT sms_id, lead_id, to_phone, status, provider, attempts, error, send_at, sent_at FROM sms_messages
       WHERE agent_id = $1 ORDER BY created_at DESC LIMIT $2`,
     [agentId, limit],
   );
   return rows.map((r) => ({ ...r, send_at: iso(r.send_at), sent_at: r.sent_at ? iso(r.sent_at) : null }));
+}
+
+/** The call a dial-queue form just saved, from the query it redirected with; `missing`: none chosen. */
+async function savedCall(db: Queryable, agentId: string, query: unknown): Promise<DialQueueData['saved']> {
+  const outcome = queryValue(query, 'saved');
+  if (outcome === 'none') return 'missing';
+  const leadId = queryValue(query, 'lead');
+  if (!outcome || !(CALL_OUTCOMES as readonly string[]).includes(outcome) || !leadId || !isUuid(leadId))
+    return undefined;
+  const { rows } = await db.query<{ name: string; status: string }>(
+    'SELECT name, status FROM leads WHERE agent_id = $1 AND lead_id = $2',
+    [agentId, leadId],
+  );
+  const lead = rows[0];
+  return lead ? { name: lead.name, status: lead.status, outcome: outcome as CallOutcome } : undefined;
 }
 
 /** The dial queue and the deliveries: the follow-up work, and what became of it. */
@@ -38,17 +54,19 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
     const me = await signedIn(deps, request);
     const at = new Date();
     const tasks = await listCallTasks(deps.db, me.agent, at, LIMITS.listedRows);
+    const saved = await savedCall(deps.db, me.agent.agent_id, request.query);
     const body = dialQueuePage({
       tasks,
       now: at.toISOString(),
       zone: me.agent.timezone,
       csrf: csrfToken(reply),
+      ...(saved ? { saved } : {}),
     });
     return consolePage(reply, me, 'Dial queue', '/console/dial-queue', body);
   });
 
-  // The same operation as the admin API's: recordCallOutcome. A form that names no open task of
-  // the agent's, or no outcome, changes nothing.
+  // The same operation as the admin API's (actOnLead). A form that names no open task of the
+  // agent's changes nothing; one without an outcome says so.
   scope.post<{ Params: { task_id: string } }>(
     '/dial-queue/:task_id/outcome',
     post,
@@ -56,14 +74,18 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
       const me = await signedIn(deps, request);
       const outcome = (request.body as Record<string, unknown> | undefined)?.outcome;
       const id = request.params.task_id;
-      if (
-        typeof outcome === 'string' &&
-        (CALL_OUTCOMES as readonly string[]).includes(outcome) &&
-        isUuid(id)
-      ) {
-        await recordCallOutcome(deps.db, me.agent.agent_id, id, outcome as CallOutcome, new Date());
-      }
-      return reply.redirect('/console/dial-queue', 303);
+      if (typeof outcome !== 'string' || !(CALL_OUTCOMES as readonly string[]).includes(outcome))
+        return reply.redirect('/console/dial-queue?saved=none', 303);
+      const done = isUuid(id)
+        ? await actOnLead(
+            deps.db,
+            { task_id: id, agent_id: me.agent.agent_id },
+            { kind: 'call_outcome', outcome: outcome as CallOutcome },
+            new Date(),
+          )
+        : null;
+      const query = done?.ok ? `?saved=${outcome}&lead=${done.lead_id}` : '';
+      return reply.redirect(`/console/dial-queue${query}`, 303);
     },
   );
 

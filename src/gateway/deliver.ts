@@ -10,7 +10,7 @@ import type { Gateway } from './gateway.ts';
 import { recordListenSample } from './listen.ts';
 import { readDeliveryBody } from './parse-body.ts';
 import { keepRefused, type WarningLog } from './refused-sample.ts';
-import { rejected, unavailable, type DeliveryResult, type Rejected } from './result.ts';
+import { MISSING_NAME_DETAILS, rejected, unavailable, type DeliveryResult, type Rejected } from './result.ts';
 import { deliverSchedulerEvent } from './scheduler-event.ts';
 import { onDatabaseWord, UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
@@ -106,7 +106,7 @@ async function deliverAs(
     });
   }
 
-  const lead = prepareSourceLead(body, source);
+  const lead = prepareSourceLead(body, source, Date.now());
   // What reading the body changed (a key sent twice, bytes that were not UTF-8) comes first.
   lead.warnings.unshift(...parsed.warnings);
   // A Listen sample's insert checks the token itself, as a live lead's write does.
@@ -114,7 +114,7 @@ async function deliverAs(
   // So does a refused delivery's sample.
   const refuse = (code: ErrorCode, details?: string) =>
     keepRefused(gateway.samples, claim, request, rejected(code, details), { body, lead });
-  if (!lead.hasName) return refuse('MISSING_NAME');
+  if (!lead.hasName) return refuse('MISSING_NAME', MISSING_NAME_DETAILS);
   const key = parseIdempotencyKey(request.idempotencyHeader, lead.control.idempotency_key);
   if (!key.ok) return refuse('INVALID_IDEMPOTENCY_KEY', key.details);
 

@@ -13,7 +13,7 @@ import { routeInAgency, type Routed } from '../routing/route-delivery.ts';
 import { currentSourceValues } from '../sources/source-repository.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { PreparedLead } from './prepare-lead.ts';
-import { rejected, unavailable, type DeliveryResult } from './result.ts';
+import { missingName, rejected, unavailable, type DeliveryResult } from './result.ts';
 import { UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
 
@@ -112,7 +112,7 @@ export async function recordListenSample(
     ...(await previewContent(deps, claim.source, lead)),
   }));
   if (stored.kind !== 'listened') return stored;
-  return lead.hasName ? stored : rejected('MISSING_NAME');
+  return lead.hasName ? stored : missingName();
 }
 
 /**
@@ -126,7 +126,7 @@ export function remapSample(
   body: JsonObject,
 ): Promise<SampleContent> | null {
   if (parseBookingEvent(body)) return null;
-  return previewContent(foresight, source, prepareSourceLead(body, source));
+  return previewContent(foresight, source, prepareSourceLead(body, source, Date.now()));
 }
 
 /** A scheduler event other than a booking, in Listen mode: the sample says what would be done. */

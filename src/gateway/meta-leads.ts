@@ -98,7 +98,7 @@ export function createMetaFetcher(db: Database, opts: MetaFetcherOptions): MetaF
 
   const writeLead = async (g: Gateway, job: MetaLeadJob, found: MetaSource, body: JsonObject) => {
     const claim: SourceClaim = { source: found.source, tokenHash: found.token_hash, confirmed: true };
-    const lead = prepareSourceLead(body, found.source);
+    const lead = prepareSourceLead(body, found.source, Date.now());
     if (found.meta_listen) {
       const sampled = await recordListenSample(g, claim, body, lead);
       if (sampled.kind !== 'listened' && !(sampled.kind === 'rejected' && sampled.code === 'MISSING_NAME'))

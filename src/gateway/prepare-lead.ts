@@ -25,14 +25,20 @@ export interface PreparedLead {
 /**
  * The map step: a raw body → the lead to store (mapped fields, appointment, status, warnings).
  * Pure; the agent's time zone is the last inference fallback; the source's mapping rules apply
- * before the alias table.
+ * before the alias table; `receivedAt` (epoch ms), when given, is when the delivery arrived: an
+ * appointment before it is kept with a warning.
  */
-export function prepareLead(body: JsonObject, agentTimezone: string, rules?: MappingRules): PreparedLead {
+export function prepareLead(
+  body: JsonObject,
+  agentTimezone: string,
+  rules?: MappingRules,
+  receivedAt?: number,
+): PreparedLead {
   const mapped = mapSubmission(body, { rules });
   const custom = mapped.custom_fields;
   const warnings = [...mapped.warnings];
 
-  const schedule = resolveSchedule(mapped.lead, agentTimezone);
+  const schedule = resolveSchedule(mapped.lead, agentTimezone, receivedAt);
   warnings.push(...schedule.warnings);
   // Appointment fields that could not be used leave the lead and are kept raw in custom_fields.
   const fields: LeadFields = Object.fromEntries(

@@ -53,6 +53,13 @@ export interface DeliveredLead {
   closed?: 'canceled' | 'rescheduled';
 }
 
+/** What a sender refused for want of a name is told: either field will do. */
+export const MISSING_NAME_DETAILS =
+  'Send the contact’s name as name ("Jane Doe") or as first_name (with last_name when you have it); either will do';
+
+/** A refusal for want of a name, saying which fields carry one. */
+export const missingName = (): Rejected => rejected('MISSING_NAME', MISSING_NAME_DETAILS);
+
 export function rejected(code: ErrorCode, details?: string, extra: Partial<Rejected> = {}): Rejected {
   return { kind: 'rejected', code, ...(details !== undefined ? { details } : {}), ...extra };
 }

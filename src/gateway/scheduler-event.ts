@@ -15,7 +15,7 @@ import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import { recordListenEvent, recordListenSample } from './listen.ts';
 import { appointmentMessages } from './outbox-messages.ts';
 import { prepareLead } from './prepare-lead.ts';
-import { rejected, type DeliveryResult } from './result.ts';
+import { missingName, rejected, type DeliveryResult } from './result.ts';
 import { bookingEventRow } from './plan-records.ts';
 import { onDatabaseWord, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import type { Gateway } from './gateway.ts';
@@ -67,7 +67,7 @@ export async function deliverSchedulerEvent(
               format: event.format,
             };
       if (event.listen) return recordListenSample(gateway, claim, body, asNew);
-      if (!asNew.hasName) return onDatabaseWord(claim, async () => rejected('MISSING_NAME'));
+      if (!asNew.hasName) return onDatabaseWord(claim, async () => missingName());
       const uri = event.inviteeUri;
       const canceled = event.event === 'invitee.canceled';
       return gateway.writeDelivery(claim, {

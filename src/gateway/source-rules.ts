@@ -13,10 +13,14 @@ function mappingRulesOf(source: Pick<AuthenticatedSource, 'mapping_rules'>): Map
   return check.ok ? check.rules : undefined;
 }
 
-/** A lead body mapped as a delivery to this source maps it: its rules first, its agent's zone last. */
+/**
+ * A lead body mapped as a delivery to this source maps it: its rules first, its agent's zone last;
+ * `receivedAt` is when it arrived (an appointment before it is warned of).
+ */
 export function prepareSourceLead(
   body: JsonObject,
   source: Pick<AuthenticatedSource, 'agent_timezone' | 'mapping_rules'>,
+  receivedAt: number,
 ): PreparedLead {
-  return prepareLead(body, source.agent_timezone, mappingRulesOf(source));
+  return prepareLead(body, source.agent_timezone, mappingRulesOf(source), receivedAt);
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AgendaEvent, AgendaPlan, AppointmentStatus } from '../appointments/transitions.ts';
 import {
+  canChangeStatus,
+  STATUS_CHANGES,
   CALL_OUTCOMES,
   LEAD_STATUSES,
   statusAfterAgenda,
@@ -105,4 +107,28 @@ describe('call outcomes and repeat deliveries (docs/admin-api.md, "Call outcomes
       expect(statusAfterResubmit(from, true)).toBe('Scheduled');
     },
   );
+});
+
+describe('status changes by hand', () => {
+  it.each<[LeadStatus, LeadStatus, boolean]>([
+    ['New', 'Contacted', true],
+    ['New', 'Scheduled', false],
+    ['Scheduled', 'Not interested', true],
+    ['Scheduled', 'Contacted', false],
+    ['Scheduled', 'New', false],
+    ['Not interested', 'New', true],
+    ['Bad number', 'Contacted', true],
+    ['Contacted', 'Canceled', false],
+  ])('When a %s lead is set to %s by hand, then that is allowed: %s', (from, to, allowed) => {
+    expect(canChangeStatus(from, to)).toBe(allowed);
+  });
+
+  it('When any change is asked, then no status goes to itself, and none by hand to Scheduled or Canceled', () => {
+    for (const from of LEAD_STATUSES) {
+      expect(canChangeStatus(from, from)).toBe(false);
+      expect(canChangeStatus(from, 'Scheduled')).toBe(false);
+      expect(canChangeStatus(from, 'Canceled')).toBe(false);
+      for (const to of STATUS_CHANGES[from]) expect(LEAD_STATUSES).toContain(to);
+    }
+  });
 });

@@ -36,6 +36,25 @@ export function statusAfterCall(current: LeadStatus, outcome: CallOutcome): Lead
   }
 }
 
+/**
+ * The statuses an agent may set by hand, from each status (docs/console.md, "Acting on a lead").
+ * Scheduled and Canceled follow the lead's appointments, so no hand sets them; a Scheduled lead
+ * only closes (its appointment stays on the agenda until canceled); a closed one may reopen.
+ */
+export const STATUS_CHANGES: Readonly<Record<LeadStatus, readonly LeadStatus[]>> = {
+  New: ['Contacted', 'Not interested', 'Bad number'],
+  Scheduled: ['Not interested', 'Bad number'],
+  Canceled: ['New', 'Contacted', 'Not interested', 'Bad number'],
+  Contacted: ['New', 'Not interested', 'Bad number'],
+  'Not interested': ['New', 'Contacted'],
+  'Bad number': ['New', 'Contacted'],
+};
+
+/** Whether an agent may move a lead from one status to another by hand. */
+export function canChangeStatus(from: LeadStatus, to: LeadStatus): boolean {
+  return STATUS_CHANGES[from].includes(to);
+}
+
 /** A new lead: Scheduled with an appointment, New without. The gateway decides, never the sender. */
 export function statusOfNewLead(hasAppointment: boolean): LeadStatus {
   return hasAppointment ? 'Scheduled' : 'New';

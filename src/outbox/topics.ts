@@ -24,7 +24,16 @@ export interface LeadUpdated extends LeadPayload {
   status_from: string;
   /** Every field whose value the delivery changed (`custom_fields.<key>` for custom fields). */
   changed_fields: string[];
+  /** What the agent did, when the agent changed the lead (absent for a delivery). */
+  action?: AgentAction;
 }
+
+/** An agent's action on a lead, from the console or the admin API. */
+export type AgentAction =
+  | { kind: 'status' }
+  | { kind: 'note'; note: string }
+  | { kind: 'call_outcome'; outcome: string }
+  | { kind: 'do_not_contact' };
 
 export interface AppointmentPayload {
   appointment_id: string;

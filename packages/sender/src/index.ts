@@ -57,6 +57,8 @@ export type SendResult =
       status: number | null;
       errorCode: string | null;
       message: string;
+      /** What the gateway said was wrong, in plain words (its `details`), when it said. */
+      details: string | null;
       key: string;
       attempts: number;
     };
@@ -96,6 +98,8 @@ export interface SendOptions {
   /** Listen mode: the gateway maps and stores a sample, and creates nothing. */
   listen?: boolean;
   signal?: AbortSignal;
+  /** Called after every try of this send, after the client's own `onAttempt` (never given the token). */
+  onAttempt?: (event: AttemptEvent) => void;
 }
 
 export interface Sender {
@@ -141,10 +145,15 @@ export function createSender(options: SenderOptions): Sender {
     const body = JSON.stringify(opts.listen ? { ...lead, listen: true } : lead);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'idempotency-key': key };
     if (!byPath) headers['x-source-token'] = options.token;
-    let last: { status: number | null; errorCode: string | null; message: string } = {
+    let last: { status: number | null; errorCode: string | null; message: string; details: string | null } = {
       status: null,
       errorCode: null,
       message: 'not sent',
+      details: null,
+    };
+    const onAttempt = (event: AttemptEvent) => {
+      options.onAttempt?.(event);
+      opts.onAttempt?.(event);
     };
     for (let attempt = 1; attempt <= policy.maxAttempts; attempt++) {
       if (opts.signal?.aborted)
@@ -161,7 +170,7 @@ export function createSender(options: SenderOptions): Sender {
         const answer = (await res.json().catch(() => null)) as Record<string, unknown> | null;
         if (res.ok && answer?.success === true) {
           const a = answer as unknown as DeliveryAnswer;
-          options.onAttempt?.({
+          onAttempt({
             attempt,
             key,
             status: res.status,
@@ -182,9 +191,10 @@ export function createSender(options: SenderOptions): Sender {
           status: res.status,
           errorCode: typeof answer?.error_code === 'string' ? answer.error_code : null,
           message: typeof answer?.error === 'string' ? answer.error : `HTTP ${res.status}`,
+          details: typeof answer?.details === 'string' ? answer.details : null,
         };
         if (!isTransientStatus(res.status)) {
-          options.onAttempt?.({
+          onAttempt({
             attempt,
             key,
             status: res.status,
@@ -198,10 +208,15 @@ export function createSender(options: SenderOptions): Sender {
       } catch (err) {
         if (opts.signal?.aborted)
           return { ok: false, reason: 'aborted', ...last, message: 'aborted', key, attempts: attempt };
-        last = { status: null, errorCode: null, message: err instanceof Error ? err.message : String(err) };
+        last = {
+          status: null,
+          errorCode: null,
+          message: err instanceof Error ? err.message : String(err),
+          details: null,
+        };
       }
       const retryInMs = attempt < policy.maxAttempts ? retryDelayMs(attempt, policy, retryAfterMs) : null;
-      options.onAttempt?.({
+      onAttempt({
         attempt,
         key,
         status: last.status,

@@ -103,6 +103,51 @@ describe('the sender client', () => {
     expect(gw.seen[0]?.body).toEqual(LEAD);
   });
 
+  it('When onAttempt is given to send(), then it hears every try of that send (after the client’s own), and other sends do not call it', async () => {
+    const gw = await gateway([json(503, {}), created, created]);
+    const clock = fakeClock();
+    const order: string[] = [];
+    const mine: AttemptEvent[] = [];
+    const sender = createSender({
+      url: gw.url,
+      token: 'tok',
+      ...clock,
+      onAttempt: (e) => order.push(`client ${e.attempt}`),
+    });
+    await sender.send(LEAD, {
+      onAttempt: (e) => {
+        order.push(`send ${e.attempt}`);
+        mine.push(e);
+      },
+    });
+    await sender.send(LEAD);
+    expect(mine.map((e) => [e.attempt, e.status])).toEqual([
+      [1, 503],
+      [2, 200],
+    ]);
+    expect(order).toEqual(['client 1', 'send 1', 'client 2', 'send 2', 'client 1']);
+    expect(JSON.stringify(mine)).not.toContain('tok');
+  });
+
+  it('When the gateway refuses with details, then the result carries them', async () => {
+    const gw = await gateway([
+      json(400, {
+        error: 'Missing required field: name is required',
+        error_code: 'MISSING_NAME',
+        details: 'name or first_name will do',
+      }),
+    ]);
+    const result = await createSender({ url: gw.url, token: 'tok', ...fakeClock() }).send({
+      email: 'x@example.com',
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: 'rejected',
+      errorCode: 'MISSING_NAME',
+      details: 'name or first_name will do',
+    });
+  });
+
   it('When the gateway answers 429 with Retry-After, then the wait is never shorter than it asks, even beyond the 30 s cap', async () => {
     const gw = await gateway([
       json(429, { error_code: 'RATE_LIMITED' }, { 'retry-after': '7' }),

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../../limits.ts';
-import { ListOf, Nullable, Text, Timestamp, Uuid, UuidParam } from './common.ts';
+import { DIGITS, ListOf, Nullable, Text, Timestamp, Uuid, UuidParam } from './common.ts';
 
 /** An address with one `@` and a dot after it; blanks around it are trimmed. */
 export const EMAIL_PATTERN = '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$';
@@ -60,4 +60,26 @@ export const AgentKeyList = ListOf('keys', AgentKey);
 
 export const AgentParams = Type.Object({
   agent_id: UuidParam('The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER.'),
+});
+
+export const AgentListQuery = Type.Object({
+  limit: Type.Optional(
+    Type.String({
+      pattern: DIGITS,
+      description: `Page size from 1, default ${LIMITS.agentsPageDefault}; larger than ${LIMITS.agentsPageMax} is read as ${LIMITS.agentsPageMax}.`,
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      pattern: '^[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}$',
+      description: 'The `next_cursor` of the previous page.',
+    }),
+  ),
+});
+
+export const AgentList = Type.Object({
+  agents: Type.Array(Agent),
+  next_cursor: Nullable(Type.String(), {
+    description: 'Pass as cursor for the next page; null on the last one.',
+  }),
 });

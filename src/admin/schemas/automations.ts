@@ -60,6 +60,9 @@ export const Delivery = Type.Object({
   next_attempt_at: Nullable(Timestamp()),
   delivered_at: Nullable(Timestamp()),
   created_at: Timestamp(),
+  destination_url: Nullable(Type.String(), {
+    description: 'Where it is sent: the destination’s URL; null once the destination was removed.',
+  }),
 });
 
 export const DeliveryList = ListOf('deliveries', Delivery);
@@ -83,6 +86,10 @@ export const CallTask = Type.Object({
   local_time: Type.String({ description: 'The time there now, YYYY-MM-DDTHH:MM.' }),
   calling_hours_open: Type.Boolean({
     description: 'Whether it is inside the calling hours there now (the state’s rule, else 8:00–21:00).',
+  }),
+  calling_hours: Type.String({
+    description: 'Those hours in words, e.g. “Florida: calls 8 a.m.–8 p.m.”.',
+    examples: ['Florida: calls 8 a.m.–8 p.m.'],
   }),
 });
 

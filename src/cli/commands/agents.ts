@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import type { CommandContext, JsonOpt } from '../io.ts';
 import { segment } from '../io.ts';
-import { keyValues, type Row } from '../output.ts';
+import { keyValues, show, table, type Row } from '../output.ts';
 
 export function addAgentCommands(program: Command, ctx: CommandContext): void {
   const agents = program.command('agents').description('agents who receive leads');
   createAgent(agents, ctx);
+  listAgents(agents, ctx);
   showAgent(agents, ctx);
   setPassword(agents, ctx);
   agentKeys(agents, ctx);
@@ -27,6 +28,33 @@ function createAgent(agents: Command, ctx: CommandContext): void {
       };
       const agent = await ctx.client().request<Row>('POST', '/agents', body);
       ctx.print(opts, agent, () => keyValues(agent));
+    });
+}
+
+/** Every page of the list: agents are few, and the ids are what the reader came for. */
+function listAgents(agents: Command, ctx: CommandContext): void {
+  agents
+    .command('list')
+    .description('the agents and their ids (with an agent key: that agent alone)')
+    .option('--json', 'print the agents as JSON')
+    .action(async (opts: JsonOpt) => {
+      const all: Row[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { agents: Row[]; next_cursor: string | null } = await ctx
+          .client()
+          .request('GET', `/agents${cursor ? `?cursor=${segment(cursor)}` : ''}`);
+        all.push(...page.agents);
+        cursor = page.next_cursor;
+      } while (cursor);
+      ctx.print(opts, { agents: all }, () =>
+        all.length === 0
+          ? 'No agents yet: npx leadgate agents create --name "…"'
+          : table(
+              ['AGENT_ID', 'NAME', 'EMAIL', 'TIMEZONE'],
+              all.map((a) => [a.agent_id, a.name, a.email, a.timezone].map(show)),
+            ),
+      );
     });
 }
 

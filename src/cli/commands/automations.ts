@@ -106,11 +106,12 @@ function listDeliveries(deliveries: Command, ctx: CommandContext): void {
         data.deliveries.length === 0
           ? 'No deliveries.'
           : table(
-              ['DELIVERY_ID', 'TOPIC', 'STATUS', 'ATTEMPTS', 'LAST', 'NEXT_ATTEMPT_AT'],
+              ['DELIVERY_ID', 'TOPIC', 'DESTINATION', 'STATUS', 'ATTEMPTS', 'LAST', 'NEXT_ATTEMPT_AT'],
               data.deliveries.map((d) =>
                 [
                   d.delivery_id,
                   d.topic,
+                  d.destination_url ?? '(removed)',
                   d.status,
                   d.attempts,
                   d.last_status ?? d.last_error,

@@ -34,6 +34,19 @@ interface SendOpts {
   results?: string;
   concurrency: number;
   listen?: boolean;
+  allowRefused?: boolean;
+}
+
+/** What the gateway said of a value it kept but could not use (an invalid phone, state, ZIP …). */
+type Warning = { field: string; code: string; message: string };
+
+/** One row's line of the results file. */
+interface RowResult {
+  outcome: Outcome;
+  lead_id?: string;
+  error_code?: string;
+  details?: string;
+  warnings?: Warning[];
 }
 
 /** Rows of a CSV file with a header row, or of a JSON Lines file, told apart by the extension. */
@@ -83,15 +96,20 @@ export function rowKey(token: string, lead: Lead): string {
   return `import-${createHash('sha256').update(`${token.toLowerCase()}\n${canonical}`).digest('hex').slice(0, 40)}`;
 }
 
-function outcomeOf(result: SendResult): { outcome: Outcome; lead_id?: string; error_code?: string } {
-  if (result.ok)
+function outcomeOf(result: SendResult): RowResult {
+  if (result.ok) {
+    const warnings = result.answer.warnings ?? [];
     return {
       outcome: result.outcome === 'ignored' ? 'created' : result.outcome,
       ...(result.leadId ? { lead_id: result.leadId } : {}),
+      ...(warnings.length ? { warnings } : {}),
     };
-  if (result.reason === 'rejected')
-    return { outcome: 'rejected', ...(result.errorCode ? { error_code: result.errorCode } : {}) };
-  return { outcome: 'failed', ...(result.errorCode ? { error_code: result.errorCode } : {}) };
+  }
+  const why = {
+    ...(result.errorCode ? { error_code: result.errorCode } : {}),
+    ...(result.details ? { details: result.details } : {}),
+  };
+  return { outcome: result.reason === 'rejected' ? 'rejected' : 'failed', ...why };
 }
 
 /** What each column would become, as the gateway's alias table reads it (for --listen). */
@@ -101,6 +119,27 @@ function mappingSummary(columns: Iterable<string>): string {
     return `  ${column} → ${resolved ? resolved.target : 'custom_fields'}`;
   });
   return ['What each column maps to:', ...lines].join('\n');
+}
+
+/** Rows shown one by one with their warnings before the rest are only counted. */
+const WARNED_ROWS_SHOWN = 10;
+
+/** The warnings of the rows, counted by code, and the first rows' in full, for the summary. */
+function warningSummary(warned: Array<{ row: number; warnings: Warning[] }>): string[] {
+  if (warned.length === 0) return [];
+  const byCode = new Map<string, number>();
+  for (const { warnings } of warned)
+    for (const w of warnings) byCode.set(w.code, (byCode.get(w.code) ?? 0) + 1);
+  const rows = [...warned].sort((a, b) => a.row - b.row);
+  return [
+    `warnings (kept, not refused): ${[...byCode].map(([c, n]) => `${c} ${n}`).join(', ')}`,
+    ...rows
+      .slice(0, WARNED_ROWS_SHOWN)
+      .flatMap(({ row, warnings }) => warnings.map((w) => `  row ${row}: ${w.code} ${w.message}`)),
+    ...(rows.length > WARNED_ROWS_SHOWN
+      ? [`  … and ${rows.length - WARNED_ROWS_SHOWN} more rows with warnings (each in --results)`]
+      : []),
+  ];
 }
 
 /** The file can be read, or a one-line error naming it. */
@@ -131,7 +170,10 @@ export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo)
     )
     .argument('<file>', 'a .csv or .jsonl file')
     .requiredOption('--token <token>', 'the lead source token to send with')
-    .option('--results <file>', 'write one JSON line per row: {row, outcome, lead_id?, error_code?}')
+    .option(
+      '--results <file>',
+      'write one JSON line per row: {row, outcome, lead_id?, error_code?, details?, warnings?}',
+    )
     .option(
       '--concurrency <n>',
       'rows in flight at once',
@@ -146,6 +188,7 @@ export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo)
       '--listen',
       'a dry run: every row in Listen mode (mapped and stored as a sample, nothing created)',
     )
+    .option('--allow-refused', 'exit 0 even when the gateway refused some rows (they are in the summary)')
     .action(async (file: string, opts: SendOpts) => {
       const pace = createPace(opts.concurrency, globalThis.fetch.bind(globalThis));
       const sender = createSender({ url: serverUrl(io.env), token: opts.token, fetch: pace.fetch });
@@ -153,6 +196,7 @@ export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo)
       const results: WriteStream | null = opts.results ? await writable(opts.results) : null;
       const counts = new Map<Outcome, number>();
       const codes = new Map<string, number>();
+      const warned: Array<{ row: number; warnings: Warning[] }> = [];
       const columns = new Set<string>();
       const started = Date.now();
       let done = 0;
@@ -166,7 +210,7 @@ export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo)
       const worker = async () => {
         for (let item = await rows.next(); !item.done; item = await rows.next()) {
           const { row, lead, unreadable } = item.value;
-          let line: { outcome: Outcome; lead_id?: string; error_code?: string };
+          let line: RowResult;
           if (!lead) line = { outcome: 'rejected', error_code: 'INVALID_JSON' };
           else {
             for (const key of Object.keys(lead)) columns.add(key);
@@ -177,6 +221,7 @@ export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo)
           }
           counts.set(line.outcome, (counts.get(line.outcome) ?? 0) + 1);
           if (line.error_code) codes.set(line.error_code, (codes.get(line.error_code) ?? 0) + 1);
+          if (line.warnings) warned.push({ row, warnings: line.warnings });
           results?.write(
             `${JSON.stringify({ row, ...line, ...(unreadable ? { details: unreadable } : {}) })}\n`,
           );
@@ -198,12 +243,20 @@ export function addSendCommand(program: Command, ctx: CommandContext, io: CliIo)
           [...counts].map(([o, n]) => `${o} ${n}`).join(', ') || 'nothing'
         }`,
         ...(codes.size ? [`errors: ${[...codes].map(([c, n]) => `${c} ${n}`).join(', ')}`] : []),
+        ...warningSummary(warned),
         ...(opts.listen ? [mappingSummary(columns)] : []),
       ];
       ctx.print({}, null, () => summary.join('\n'));
       if ((counts.get('failed') ?? 0) > 0) {
         throw new CliError(
           `${counts.get('failed')} rows could not be delivered after retries; run the same command again to send them (nothing is sent twice)`,
+        );
+      }
+      // A refused row is a lead that did not land: silence here hid a wrong token's whole file.
+      const refused = counts.get('rejected') ?? 0;
+      if (refused > 0 && !opts.allowRefused) {
+        throw new CliError(
+          `${refused} of ${done} rows were refused (errors above${opts.results ? `; each row's in ${opts.results}` : ''}); fix them and run again, or pass --allow-refused to accept them`,
         );
       }
     });

@@ -1,5 +1,5 @@
-import { DELIVERY_STATUSES, type DeliveryView } from '../../automations/delivery-repository.ts';
-import { phone, when } from '../format.ts';
+import { DELIVERY_STATUSES, retryHelps, type DeliveryView } from '../../automations/delivery-repository.ts';
+import { phone, textStatus, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { actionButton, dataTable, options } from './components.ts';
 
@@ -9,6 +9,8 @@ export interface TextRow {
   lead_id: string;
   to_phone: string;
   status: string;
+  /** Who took it: `recorder` (the default) sends nothing. */
+  provider: string | null;
   attempts: number;
   error: string | null;
   send_at: string;
@@ -26,7 +28,10 @@ export interface DeliveriesData {
 
 const ACTION = html`<span class="sr-only">Action</span>`;
 
-/** Webhooks to the agent's destinations and texts to its leads, each failed one with "Retry now". */
+/**
+ * Webhooks to the agent's destinations and texts to its leads: where each went, what became of
+ * it, and "Retry now" only where sending again can help.
+ */
 export function deliveriesPage(d: DeliveriesData): Html {
   return html`<main>
     <h1>Deliveries</h1>
@@ -48,7 +53,7 @@ export function deliveriesPage(d: DeliveriesData): Html {
     ${
       d.deliveries.length
         ? dataTable(
-            ['Event', 'Status', 'HTTP', 'Error', 'Attempts', 'Next retry', 'Created', ACTION],
+            ['Event', 'Destination', 'Status', 'HTTP', 'Error', 'Attempts', 'Next retry', 'Created', ACTION],
             d.deliveries.map((w) => webhookRow(w, d.zone, d.csrf)),
           )
         : html`<p class="empty">
@@ -72,6 +77,7 @@ function webhookRow(w: DeliveryView, zone: string, csrf: string): Html {
   const tone = w.status === 'dead' ? ' bad' : w.status === 'delivered' ? ' ok' : '';
   return html`<tr>
     <td>${w.lead_id ? html`<a href="/console/leads/${w.lead_id}">${w.topic}</a>` : w.topic}</td>
+    <td class="url">${w.destination_url ?? 'a removed destination'}</td>
     <td><span class="status${tone}">${w.status}</span></td>
     <td>${w.last_status ?? '—'}</td>
     <td>${w.last_error ?? '—'}</td>
@@ -79,7 +85,7 @@ function webhookRow(w: DeliveryView, zone: string, csrf: string): Html {
     <td>${w.next_attempt_at ? when(w.next_attempt_at, zone) : '—'}</td>
     <td>${when(w.created_at, zone)}</td>
     <td>
-      ${w.status === 'sending' ? '' : actionButton(csrf, `/console/deliveries/${w.delivery_id}/retry`, 'Retry now')}
+      ${retryHelps(w) ? actionButton(csrf, `/console/deliveries/${w.delivery_id}/retry`, 'Retry now') : ''}
     </td>
   </tr>`;
 }
@@ -87,7 +93,7 @@ function webhookRow(w: DeliveryView, zone: string, csrf: string): Html {
 function textRow(t: TextRow, zone: string, csrf: string): Html {
   return html`<tr>
     <td class="phone"><a href="/console/leads/${t.lead_id}">${phone(t.to_phone)}</a></td>
-    <td>${t.status}</td>
+    <td>${textStatus(t.status, t.provider)}</td>
     <td>${t.error ?? '—'}</td>
     <td>${t.attempts}</td>
     <td>${when(t.sent_at ?? t.send_at, zone)}</td>

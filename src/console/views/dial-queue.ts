@@ -4,7 +4,8 @@ import { clock, phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable, postForm } from './components.ts';
 
-const OUTCOME_LABELS: Record<CallOutcome, string> = {
+/** A call outcome as the agent reads it. */
+export const OUTCOME_LABELS: Record<CallOutcome, string> = {
   reached: 'Reached',
   no_answer: 'No answer',
   bad_number: 'Bad number',
@@ -17,12 +18,34 @@ export interface DialQueueData {
   now: string;
   zone: string;
   csrf: string;
+  /** The call just saved (the page the form redirected to), or `missing` when no outcome was chosen. */
+  saved?: { name: string; outcome: CallOutcome; status: string } | 'missing';
+}
+
+/** What follows each outcome, said when it is saved. */
+const AFTER: Record<CallOutcome, string> = {
+  reached: 'The task is done.',
+  no_answer: 'The call comes back in an hour (three tries at most).',
+  bad_number: 'The task is done.',
+  not_interested: 'The task is done.',
+};
+
+/** The line that confirms a saved call, or asks for an outcome. */
+function savedNotice(saved: DialQueueData['saved']): Html | string {
+  if (!saved) return '';
+  if (saved === 'missing')
+    return html`<p class="error" role="status">Nothing saved: choose the call’s outcome, then Save.</p>`;
+  return html`<p class="notice" role="status">
+    Saved: ${OUTCOME_LABELS[saved.outcome]} for ${saved.name}. ${AFTER[saved.outcome]} The lead is
+    ${saved.status}.
+  </p>`;
 }
 
 /** Who to call now, oldest first, with the prospect's local time and a form for the outcome. */
-export function dialQueuePage({ tasks, now, zone, csrf }: DialQueueData): Html {
+export function dialQueuePage({ tasks, now, zone, csrf, saved }: DialQueueData): Html {
   return html`<main>
     <h1>Dial queue</h1>
+    ${savedNotice(saved)}
     <p>
       Who to call now, oldest first, with the prospect’s local time. Outside calling hours (8:00–21:00 there,
       or the state’s own rule), wait. After each call, save its outcome: reached makes a new lead Contacted;
@@ -47,6 +70,7 @@ function taskRow(t: CallTask, now: string, zone: string, csrf: string): Html {
     <td>${clock(now, t.timezone)} (${t.timezone})</td>
     <td>
       ${t.calling_hours_open ? html`<span class="status ok">open: call now</span>` : html`<span class="status bad">closed: wait</span>`}
+      <br /><small class="muted">${t.calling_hours}</small>
     </td>
     <td>${when(t.created_at, zone)}</td>
     <td>
@@ -54,7 +78,8 @@ function taskRow(t: CallTask, now: string, zone: string, csrf: string): Html {
         csrf,
         `/console/dial-queue/${t.task_id}/outcome`,
         html`<label class="sr-only" for="outcome-${t.task_id}">Outcome of the call to ${t.name}</label>
-          <select id="outcome-${t.task_id}" name="outcome">
+          <select id="outcome-${t.task_id}" name="outcome" required>
+            <option value="">Choose…</option>
             ${CALL_OUTCOMES.map((o) => html`<option value="${o}">${OUTCOME_LABELS[o]}</option>`)}
           </select>
           <button type="submit">Save</button>`,

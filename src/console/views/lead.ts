@@ -1,9 +1,12 @@
 import { LEAD_FIELDS } from '../../ingest/fields.ts';
 import type { HistoryView, LeadDetail } from '../../leads/lead-queries.ts';
-import { fieldText, label, phone, show, when } from '../format.ts';
+import type { CallOutcome, LeadStatus } from '../../leads/lead-status.ts';
+import { OUTCOME_LABELS } from './dial-queue.ts';
+import { fieldText, label, phone, RECORDED, show, textStatus, when } from '../format.ts';
 import { html, jsonBlock, type Html } from '../html.ts';
 import type { LeadAutomations } from '../lead-automations.ts';
 import { fieldList } from './components.ts';
+import { ACTION_NOTICES, leadActions, type ActionNotice } from './lead-actions.ts';
 
 export interface LeadPageData {
   lead: LeadDetail;
@@ -12,10 +15,21 @@ export interface LeadPageData {
   automations: LeadAutomations;
   /** Active destinations of the lead's source: whether its events go out as webhooks. */
   destinations: number;
+  csrf: string;
+  /** What the action just done says (the page it redirected to). */
+  notice?: ActionNotice;
 }
 
 /** One lead: its fields, custom fields, consent evidence, appointments, history, automations. */
-export function leadPage({ lead, zone, sourceNames, automations, destinations }: LeadPageData): Html {
+export function leadPage({
+  lead,
+  zone,
+  sourceNames,
+  automations,
+  destinations,
+  csrf,
+  notice,
+}: LeadPageData): Html {
   const sourceName = (id: string | null) => (id ? (sourceNames.get(id) ?? 'a removed source') : '');
   const fields = Object.keys(LEAD_FIELDS).filter(
     (f) => lead[f] !== null && lead[f] !== undefined && f !== 'name',
@@ -28,6 +42,19 @@ export function leadPage({ lead, zone, sourceNames, automations, destinations }:
       <span class="status">${lead.status}</span> · received ${when(lead.created_at, zone)} from
       ${sourceName(lead.source_id)} · updated ${when(lead.updated_at, zone)}
     </p>
+    ${
+      notice
+        ? html`<p class="${notice === 'refused' ? 'error' : 'notice'}" role="status">
+            ${ACTION_NOTICES[notice]}
+          </p>`
+        : ''
+    }
+    ${leadActions({
+      lead_id: lead.lead_id,
+      status: lead.status as LeadStatus,
+      doNotContact: lead.history.some((h) => h.event === 'do_not_contact'),
+      csrf,
+    })}
     <section aria-labelledby="fields-h">
       <h2 id="fields-h">Fields</h2>
       ${fieldList(fields.map((f) => [label(f), fieldText(f, lead[f])] as const))}
@@ -118,6 +145,27 @@ export function consentEvidence(
   </dl>`;
 }
 
+/** What a history entry says happened: a text the recorder kept says that nothing was sent. */
+function historyTitle(h: HistoryView): string {
+  const provider = (h.details as { provider?: unknown } | null)?.provider;
+  if (h.event === 'sms_sent' && provider === 'recorder') return `Text ${RECORDED}`;
+  return label(h.event);
+}
+
+/** What an agent's action said, in its own words: the note, the call's outcome, the number stopped. */
+function agentSaid(h: HistoryView): Html | string {
+  const d = (h.details ?? {}) as { note?: unknown; outcome?: unknown; phone?: unknown };
+  if (h.event === 'note' && typeof d.note === 'string')
+    return html`<blockquote class="note">${d.note}</blockquote>`;
+  if (h.event === 'call_outcome' && typeof d.outcome === 'string')
+    return html`<p class="muted">${OUTCOME_LABELS[d.outcome as CallOutcome] ?? d.outcome}</p>`;
+  if (h.event === 'do_not_contact')
+    return html`<p class="muted">
+      ${typeof d.phone === 'string' ? `No more texts or calls to ${phone(d.phone)}.` : 'The lead has no phone to stop.'}
+    </p>`;
+  return '';
+}
+
 /** One history entry: what happened, from which source, and each field it changed (from → to). */
 function historyEntry(h: HistoryView, zone: string, sourceName: (id: string | null) => string): Html {
   const changes =
@@ -126,9 +174,10 @@ function historyEntry(h: HistoryView, zone: string, sourceName: (id: string | nu
     h.details && typeof h.details === 'object' ? Object.entries(h.details as Record<string, unknown>) : [];
   return html`<li>
     <p>
-      <strong>${label(h.event)}</strong> ·
+      <strong>${historyTitle(h)}</strong> ·
       ${when(h.created_at, zone)}${h.source_id ? html` · from ${sourceName(h.source_id)}` : ''}
     </p>
+    ${agentSaid(h)}
     ${
       changes.length
         ? html`<ul class="changes">
@@ -190,13 +239,14 @@ function automationsList(automations: LeadAutomations, zone: string, facts: Foll
     (t) =>
       html`<p>
         Text to ${phone(t.to_phone)} ·
-        ${t.status}${t.sent_at ? html` ${when(t.sent_at, zone)}` : html` · due ${when(t.send_at, zone)}`}${t.error ? html` · ${t.error}` : ''}
+        ${textStatus(t.status, t.provider)}${t.sent_at ? html` ${when(t.sent_at, zone)}` : html` · due ${when(t.send_at, zone)}`}${t.error ? html` · ${t.error}` : ''}
       </p>`,
   )}
   ${webhooks.map(
     (w) =>
       html`<p>
-        Webhook ${w.topic} → ${w.kind ?? 'removed destination'} ·
+        Webhook ${w.topic} →
+        ${w.url ? html`<span class="url">${w.url}</span> (${w.kind})` : 'a removed destination'} ·
         ${w.status}${w.last_status ? html` (HTTP ${w.last_status})` : ''} · ${w.attempts}
         attempt${w.attempts === 1 ? '' : 's'}${w.last_error ? html` · ${w.last_error}` : ''}
       </p>`,

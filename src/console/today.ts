@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import { DateTime } from 'luxon';
+import { listAgenda } from '../appointments/appointment-queries.ts';
+import { doNotContactSql } from '../automations/do-not-contact.ts';
+import { listCallTasks } from '../automations/dial-queue.ts';
+import { iso, type Queryable } from '../db/index.ts';
+import { LIMITS } from '../limits.ts';
+import type { ConsoleDeps } from './deps.ts';
+import { consolePage, signedIn } from './context.ts';
+import { newLeadRows, todayPage, type TodayData, type WaitingLead } from './views/today.ts';
+
+/** How far back Listen samples and refused deliveries count as waiting for review. */
+const REVIEW_DAYS = 7;
+
+/**
+ * New leads nobody has called yet, the one waiting longest first: speed to lead. A lead marked
+ * "do not contact" waits for nobody.
+ */
+async function waitingLeads(db: Queryable, agentId: string, limit: number): Promise<WaitingLead[]> {
+  const { rows } = await db.query<Omit<WaitingLead, 'created_at'> & { created_at: Date }>(
+    `SELECT l.lead_id, l.name, l.phone, l.created_at FROM leads l
+      WHERE l.agent_id = $1 AND l.status = 'New'
+        AND NOT EXISTS (SELECT FROM lead_history h
+                         WHERE h.agent_id = l.agent_id AND h.lead_id = l.lead_id AND h.event = 'call_outcome')
+        AND NOT (l.phone IS NOT NULL AND ${doNotContactSql('l.agent_id', 'l.phone')})
+      ORDER BY l.created_at, l.lead_id LIMIT $2`,
+    [agentId, limit],
+  );
+  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
+}
+
+/** What waits elsewhere: Listen samples and refused deliveries of the last days, failed sends. */
+async function waitingCounts(db: Queryable, agentId: string, now: Date) {
+  const since = new Date(now.getTime() - REVIEW_DAYS * 86_400_000).toISOString();
+  const { rows } = await db.query<{ samples: number; dead: number; texts: number }>(
+    `SELECT (SELECT count(*)::int FROM listen_samples WHERE agent_id = $1 AND received_at >= $2) AS samples,
+            (SELECT count(*)::int FROM webhook_deliveries WHERE agent_id = $1 AND status = 'dead') AS dead,
+            (SELECT count(*)::int FROM sms_messages WHERE agent_id = $1 AND status = 'failed') AS texts`,
+    [agentId, since],
+  );
+  const counts = rows[0] ?? { samples: 0, dead: 0, texts: 0 };
+  return { samples: counts.samples, failedDeliveries: counts.dead + counts.texts, reviewDays: REVIEW_DAYS };
+}
+
+/** Everything Today shows, read at one instant. */
+export async function loadToday(db: Queryable, agent: { agent_id: string; timezone: string }, now: Date) {
+  const day = DateTime.fromJSDate(now, { zone: agent.timezone }).startOf('day');
+  const endOfDay = day.plus({ days: 1 }).toJSDate();
+  const [fresh, tasks, appointments, counts] = await Promise.all([
+    waitingLeads(db, agent.agent_id, LIMITS.listedRows),
+    listCallTasks(db, agent, now, LIMITS.listedRows, endOfDay),
+    listAgenda(db, agent.agent_id, {
+      from: day.toUTC().toISO() ?? '',
+      to: day.plus({ days: 1 }).toUTC().toISO() ?? '',
+    }),
+    waitingCounts(db, agent.agent_id, now),
+  ]);
+  const due = (at: string) => Date.parse(at) <= now.getTime();
+  return {
+    fresh,
+    callsNow: tasks.filter((t) => due(t.due_at)),
+    callsLater: tasks
+      .filter((t) => !due(t.due_at) && Date.parse(t.due_at) < endOfDay.getTime())
+      .sort((a, b) => Date.parse(a.due_at) - Date.parse(b.due_at)),
+    appointments,
+    ...counts,
+  };
+}
+
+/** Today, the console's first screen: what to do now, and what waits. */
+export function registerTodayPage(scope: FastifyInstance, deps: ConsoleDeps): void {
+  scope.get('/today', async (request, reply) => {
+    const me = await signedIn(deps, request);
+    const now = new Date();
+    const data: TodayData = {
+      ...(await loadToday(deps.db, me.agent, now)),
+      now: now.toISOString(),
+      zone: me.agent.timezone,
+      agentName: me.agent.name,
+    };
+    return consolePage(reply, me, 'Today', '/console/today', todayPage(data));
+  });
+
+  // The waiting leads alone, polled by the page so a lead delivered a moment ago joins them.
+  scope.get('/today/new', async (request, reply) => {
+    const me = await signedIn(deps, request);
+    const fresh = await waitingLeads(deps.db, me.agent.agent_id, LIMITS.listedRows);
+    return reply.type('text/html').send(newLeadRows(fresh, new Date().toISOString(), me.agent.timezone).text);
+  });
+}

@@ -1,0 +1,143 @@
+import type { AgendaEntry } from '../../appointments/appointment-queries.ts';
+import type { CallTask } from '../../automations/dial-queue.ts';
+import { clock, phone } from '../format.ts';
+import { html, type Html } from '../html.ts';
+import { dataTable } from './components.ts';
+
+/** A new lead nobody has called yet. */
+export interface WaitingLead {
+  lead_id: string;
+  name: string;
+  phone: string | null;
+  created_at: string;
+}
+
+export interface TodayData {
+  fresh: WaitingLead[];
+  /** Calls that may be made now (inside the prospect's calling hours), and later today. */
+  callsNow: CallTask[];
+  callsLater: Array<CallTask & { due_at: string }>;
+  /** Today's appointments, in the agent's day. */
+  appointments: AgendaEntry[];
+  samples: number;
+  reviewDays: number;
+  failedDeliveries: number;
+  now: string;
+  zone: string;
+  agentName: string;
+}
+
+/** How long ago, as a person says it; console.js keeps it ticking from `data-since`. */
+export function age(fromIso: string, nowIso: string): string {
+  const s = Math.max(0, Math.floor((Date.parse(nowIso) - Date.parse(fromIso)) / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+}
+
+const tel = (digits: string | null) =>
+  digits
+    ? html`<a class="phone" href="tel:+1${digits}">${phone(digits)}</a>`
+    : html`<span class="muted">no phone</span>`;
+
+/** The rows of the waiting leads (the page's, and the poll's fragment). */
+export function newLeadRows(fresh: WaitingLead[], now: string, zone: string): Html {
+  if (fresh.length === 0)
+    return html`<tr>
+      <td colspan="4" class="empty">Nobody waiting: every new lead has been called.</td>
+    </tr>`;
+  return html`${fresh.map(
+    (l) =>
+      html`<tr>
+        <td><a href="/console/leads/${l.lead_id}">${l.name}</a></td>
+        <td>${tel(l.phone)}</td>
+        <td><strong class="age" data-since="${l.created_at}">${age(l.created_at, now)}</strong></td>
+        <td>${clock(l.created_at, zone)}</td>
+      </tr>`,
+  )}`;
+}
+
+function callRow(t: CallTask & { due_at?: string }, now: string, zone: string, later: boolean): Html {
+  return html`<tr>
+    <td><a href="/console/leads/${t.lead_id}">${t.name}</a></td>
+    <td>${tel(t.phone)}</td>
+    <td>${clock(now, t.timezone)} there</td>
+    <td>
+      ${later && t.due_at ? html`from ${clock(t.due_at, zone)} <br /><small class="muted">${t.calling_hours}</small>` : html`<span class="status ok">call now</span>`}
+    </td>
+  </tr>`;
+}
+
+function appointmentItem(a: AgendaEntry, zone: string): Html {
+  const theirs = a.appointment_timezone ?? zone;
+  return html`<li class="appt">
+    <strong>${clock(a.scheduled_at, zone)}</strong> · <a href="/console/leads/${a.lead_id}">${a.name}</a> ·
+    <span class="muted">their time ${clock(a.scheduled_at, theirs)} (${theirs})</span> ·
+    <span class="status">${a.status}</span>
+  </li>`;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Today: new leads waiting with their age, calls due now and later, appointments, what waits elsewhere. */
+export function todayPage(d: TodayData): Html {
+  return html`<main>
+    <h1>Today</h1>
+    <ul class="tiles" aria-label="At a glance">
+      <li><strong>${d.fresh.length}</strong> new ${d.fresh.length === 1 ? 'lead' : 'leads'} waiting</li>
+      <li><strong>${d.callsNow.length}</strong> ${d.callsNow.length === 1 ? 'call' : 'calls'} due now</li>
+      <li>
+        <strong>${d.appointments.length}</strong>
+        ${d.appointments.length === 1 ? 'appointment' : 'appointments'} today
+      </li>
+      <li>
+        <a href="/console/listen">${plural(d.samples, 'sample', 'samples')} in Listen review</a>
+        <small class="muted">(last ${d.reviewDays} days)</small>
+      </li>
+      <li class="${d.failedDeliveries ? 'bad' : ''}">
+        <a href="/console/deliveries?status=dead"
+          >${plural(d.failedDeliveries, 'failed delivery', 'failed deliveries')}</a
+        >
+      </li>
+    </ul>
+    <section aria-labelledby="new-h">
+      <h2 id="new-h">New leads, not called yet</h2>
+      <p class="muted">The longest wait first: the first minutes decide whether they answer.</p>
+      ${dataTable(['Lead', 'Phone', 'Waiting', 'Arrived'], newLeadRows(d.fresh, d.now, d.zone), {
+        body: html` id="new-rows" hx-get="/console/today/new" hx-trigger="every 10s" hx-swap="innerHTML"`,
+      })}
+    </section>
+    <section aria-labelledby="calls-h">
+      <h2 id="calls-h">Calls</h2>
+      ${
+        d.callsNow.length
+          ? dataTable(
+              ['Due now', 'Phone', 'Their time', ''],
+              d.callsNow.map((t) => callRow(t, d.now, d.zone, false)),
+            )
+          : html`<p class="empty">No call is due now.</p>`
+      }
+      ${
+        d.callsLater.length
+          ? html`<h3>Later today</h3>
+              ${dataTable(
+                ['Lead', 'Phone', 'Their time', 'When'],
+                d.callsLater.map((t) => callRow(t, d.now, d.zone, true)),
+              )}`
+          : ''
+      }
+      <p><a href="/console/dial-queue">Open the dial queue</a> to call and save each outcome.</p>
+    </section>
+    <section aria-labelledby="appt-h">
+      <h2 id="appt-h">Today’s appointments</h2>
+      ${
+        d.appointments.length
+          ? html`<ul class="agenda">
+              ${d.appointments.map((a) => appointmentItem(a, d.zone))}
+            </ul>`
+          : html`<p class="empty">No appointment today. <a href="/console/agenda?view=week">The week</a></p>`
+      }
+    </section>
+  </main>`;
+}
