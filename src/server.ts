@@ -43,7 +43,7 @@ async function openDatabase(
     },
   });
   if (config.databaseUrl) return opened(await createDb({ ...common, databaseUrl: config.databaseUrl }), null);
-  const lock = acquireDataDirLock(config.dataDir);
+  const lock = await acquireDataDirLock(config.dataDir);
   try {
     return opened(
       await createDb({
