@@ -45,3 +45,15 @@ CREATE TABLE source_cap_counts (
 -- What a refusal said beyond its code (the acceptance rule a lead broke), for a refused sample and
 -- for what a Listen sample's lead would be told.
 ALTER TABLE listen_samples ADD COLUMN error_details text;
+
+-- An agency's time zone is the one its sources' caps count in: a change moves them to a new revision.
+CREATE FUNCTION leadgate_agency_sources_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE sources SET revision = revision + 1 WHERE agency_id = NEW.agency_id;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER agencies_timezone_revision AFTER UPDATE OF timezone ON agencies
+  FOR EACH ROW WHEN (OLD.timezone IS DISTINCT FROM NEW.timezone)
+  EXECUTE FUNCTION leadgate_agency_sources_changed();

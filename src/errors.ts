@@ -20,6 +20,8 @@ export const ERRORS = {
     status: 422,
     error: 'Idempotency key already used for a different contact',
   },
+  LEAD_NOT_ACCEPTED: { status: 422, error: 'Lead not accepted by this source' },
+  SOURCE_CAP_REACHED: { status: 422, error: 'Lead cap reached for this source' },
   RATE_LIMITED: { status: 429, error: 'Too many requests' },
   INSERT_FAILED: { status: 500, error: 'Failed to create lead' },
   SERVER_ERROR: { status: 500, error: 'Internal server error' },
@@ -149,6 +151,8 @@ export function errorResponses(codes: readonly ErrorCode[]): Record<number, TSch
 const EXAMPLE_DETAILS: Partial<Record<ErrorCode, string>> = {
   INVALID_JSON: 'The body must be a JSON object',
   INVALID_IDEMPOTENCY_KEY: 'The idempotency key must be 1 to 255 characters',
+  LEAD_NOT_ACCEPTED: 'state OH is not accepted by this source',
+  SOURCE_CAP_REACHED: "this source's daily cap of 50 leads is reached for this day",
   RATE_LIMITED: 'Over the limit for this source token; retry in 1 s',
   SERVICE_UNAVAILABLE: 'Retry in 1 s with the same idempotency key',
   UNAUTHORIZED: 'Send Authorization: Bearer <ADMIN_API_KEY>',

@@ -66,6 +66,7 @@ async function rowsOf(db: Database, agentId: string): Promise<unknown> {
     ['outbox', `${leadName('outbox')}, seq`],
     ['lead_contacts', 'kind, value'],
     ['idempotency_keys', 'key'],
+    ['lead_purchases', leadName('lead_purchases')],
   ];
   const ids = new Map<string, string>();
   const name = (id: string) => {

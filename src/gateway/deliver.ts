@@ -10,7 +10,14 @@ import type { Gateway } from './gateway.ts';
 import { recordListenSample } from './listen.ts';
 import { readDeliveryBody } from './parse-body.ts';
 import { keepRefused, type WarningLog } from './refused-sample.ts';
-import { MISSING_NAME_DETAILS, rejected, unavailable, type DeliveryResult, type Rejected } from './result.ts';
+import {
+  isRefusedByTerms,
+  MISSING_NAME_DETAILS,
+  rejected,
+  unavailable,
+  type DeliveryResult,
+  type Rejected,
+} from './result.ts';
 import { deliverSchedulerEvent } from './scheduler-event.ts';
 import { onDatabaseWord, UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
@@ -68,8 +75,8 @@ export async function deliver(
 /**
  * parse → (a scheduler event goes its own way) → map with the source's rules → Listen, or the
  * checks a live delivery must pass → the write. The checks run in the contract's order: JSON →
- * name → idempotency key (docs/sender-contract.md, "Errors"); a lead refused by one of them is
- * kept as a sample for the agent, with the same answer.
+ * name → idempotency key → the source's acceptance rules and caps (in the write) (docs/sender-contract.md,
+ * "Errors"); a lead refused by one of them is kept as a sample for the agent, with the same answer.
  */
 async function deliverAs(
   gateway: Gateway,
@@ -124,6 +131,8 @@ async function deliverAs(
     claim,
     leadDelivery(lead, key.key ?? null, bytes?.digest ?? null),
   );
+  // A lead the source's acceptance rules or caps refuse is kept for the agent too.
+  if (isRefusedByTerms(result)) return keepRefused(gateway.samples, claim, request, result, { body, lead });
   const usedByTheseBytes =
     result.kind === 'created' || result.kind === 'merged' || (result.kind === 'replayed' && result.sameBody);
   if (bytes && usedByTheseBytes) gateway.exactRetries.remember(source.source_id, bytes);

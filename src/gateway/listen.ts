@@ -10,6 +10,7 @@ import type { NewListenSample, SampleStore } from '../listen/listen-sample-repos
 import type { Queryable } from '../db/index.ts';
 import type { LeadFields } from '../ingest/types.ts';
 import { routeInAgency, type Routed } from '../routing/route-delivery.ts';
+import { acceptLead } from '../sources/acceptance.ts';
 import { currentSourceValues } from '../sources/source-repository.ts';
 import type { AuthenticatedSource } from '../sources/source-repository.ts';
 import type { PreparedLead } from './prepare-lead.ts';
@@ -17,7 +18,7 @@ import { missingName, rejected, unavailable, type DeliveryResult } from './resul
 import { UNCONFIRMED, type SourceClaim, type Unconfirmed } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
 
-type SourceIds = Pick<AuthenticatedSource, 'agent_id' | 'source_id' | 'agency_id'>;
+type SourceIds = Pick<AuthenticatedSource, 'agent_id' | 'source_id' | 'agency_id' | 'terms'>;
 
 /** Who a lead of an agency would be routed to now, moving no rotation (`routeInAgency` without commit). */
 export type RoutePreview = (agencyId: string, fields: LeadFields) => Promise<Routed>;
@@ -50,6 +51,7 @@ export interface MappedContent {
 /** A Listen sample's content: the mapping, the error a live delivery would get, what it would fire. */
 export interface SampleContent extends MappedContent {
   error_code: ErrorCode | null;
+  error_details: string | null;
   would_fire: JsonObject | null;
   would_route: JsonObject | null;
 }
@@ -70,22 +72,30 @@ export function mappedContent(lead: PreparedLead): MappedContent {
 }
 
 /**
- * What a Listen delivery of this lead shows: its mapping, MISSING_NAME when it has no name, and
- * (when it has one) who an agency's lead would go to and what a live delivery would trigger for
- * that producer. Reads only.
+ * What a Listen delivery of this lead shows: its mapping, MISSING_NAME when it has no name,
+ * LEAD_NOT_ACCEPTED with the rule when the source's acceptance rules would refuse it, and (when it
+ * would be taken) who an agency's lead would go to and what a live delivery would trigger for that
+ * producer. Its caps are not counted: a Listen delivery takes no place under them. Reads only.
  */
 async function previewContent(
   foresight: Foresight,
   source: SourceIds,
   lead: PreparedLead,
 ): Promise<SampleContent> {
-  const errorCode = lead.hasName ? null : 'MISSING_NAME';
+  const verdict = acceptLead(source.terms.accept, lead.fields);
+  const refusal: { code: ErrorCode; details: string | null } | null = !lead.hasName
+    ? { code: 'MISSING_NAME', details: null }
+    : verdict.accepted
+      ? null
+      : { code: 'LEAD_NOT_ACCEPTED', details: verdict.details };
+  const errorCode = refusal?.code ?? null;
   const routed =
     errorCode === null && source.agency_id ? await foresight.routes(source.agency_id, lead.fields) : null;
   const producer = routed ? { ...source, agent_id: routed.agent_id } : source;
   return {
     ...mappedContent(lead),
     error_code: errorCode,
+    error_details: refusal?.details ?? null,
     would_fire: errorCode ? null : await wouldFire(foresight.previews, producer, lead),
     would_route: routed ? { agent_id: routed.agent_id, rule: routed.routing.rule } : null,
   };
@@ -143,6 +153,7 @@ export function recordListenEvent(
     custom_fields: {},
     warnings: [],
     error_code: null,
+    error_details: null,
   }));
 }
 

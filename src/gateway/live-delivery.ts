@@ -8,7 +8,9 @@ import type { AgendaEvent, AppointmentStatus } from '../appointments/transitions
 import type { NewBookingEvent } from '../booking-events/booking-event-repository.ts';
 import type { BookingEvent } from '../booking-events/parse-event.ts';
 import type { JsonObject } from '../json.ts';
+import type { Bill } from '../leads/billing.ts';
 import type { LeadUpdate, NewHistoryEntry, NewLead } from '../leads/lead-repository.ts';
+import type { NewPurchase } from '../leads/purchase-repository.ts';
 import type { StoredLead } from '../leads/merge-lead.ts';
 import type { OutboxMessage } from '../outbox/topics.ts';
 import type { Routed } from '../routing/route-delivery.ts';
@@ -93,6 +95,8 @@ export interface Found {
   stored: StoredLead | null;
   agenda: AgendaRead;
   routed?: Routed | null;
+  /** A repeat contact's bill (leads/billing.ts); absent: a new contact, billable. */
+  bill?: Bill | null;
 }
 
 export type AgendaWrite =
@@ -106,6 +110,8 @@ export interface WritePlan {
   agenda: AgendaWrite[];
   history: NewHistoryEntry[];
   eventLog: NewBookingEvent | null;
+  /** A plain lead's purchase: its price and whether the vendor may bill it; null for a scheduler's event. */
+  purchase: NewPurchase | null;
   messages: OutboxMessage[];
   result: { kind: 'created' | 'merged'; lead: DeliveredLead };
 }

@@ -18,7 +18,7 @@ import {
 } from './meta-lead-repository.ts';
 import { leadDelivery } from './live-delivery.ts';
 import { keepRefused } from './refused-sample.ts';
-import { rejected } from './result.ts';
+import { isRefusedByTerms, rejected } from './result.ts';
 import type { SourceClaim } from './source-directory.ts';
 import { prepareSourceLead } from './source-rules.ts';
 
@@ -119,6 +119,12 @@ export function createMetaFetcher(db: Database, opts: MetaFetcherOptions): MetaF
       const leadId = result.kind === 'replayed' ? String(result.answer.lead_id) : result.lead.lead_id;
       await finishMetaLead(db, job, { status: 'done', leadId });
       return 'written';
+    }
+    if (isRefusedByTerms(result)) {
+      const raw = { rawBody: Buffer.from(JSON.stringify(body)), log: opts.log };
+      await keepRefused(g.samples, claim, raw, result, { body, lead });
+      await finishMetaLead(db, job, { status: 'refused', error: result.code });
+      return 'refused';
     }
     if (result.kind === 'rejected' && result.code === 'IDEMPOTENCY_KEY_REUSED') {
       await finishMetaLead(db, job, { status: 'refused', error: result.code });

@@ -34,7 +34,8 @@ export function emptyAgenda(d: LiveDelivery, appointmentId: string): AgendaRead 
 
 /**
  * Decides a live delivery from what the database holds: merge or create, the agenda changes, the
- * lead's status, its history, the scheduler's event-log line and the outbox messages. Pure.
+ * lead's status, its history, the scheduler's event-log line, the purchase and the outbox
+ * messages. Pure.
  */
 export function planWrite(source: AuthenticatedSource, delivery: LiveDelivery, found: Found): WritePlan {
   const { stored, agenda } = found;
@@ -86,6 +87,16 @@ export function planWrite(source: AuthenticatedSource, delivery: LiveDelivery, f
     agenda: agendaWrites(source, d, leadId, plan),
     history: historyEntries(source, d, w),
     eventLog: d.scheduler ? eventLogLine(source, d.scheduler, d.agenda, w) : null,
+    purchase: d.scheduler
+      ? null
+      : {
+          agent_id: source.agent_id,
+          lead_id: leadId,
+          source_id: source.source_id,
+          price_cents: source.terms.price_cents,
+          billable: found.bill?.billable ?? true,
+          reason: found.bill?.reason ?? null,
+        },
     messages: [
       ...(superseded ? [] : [leadMessage(source, d, w, agenda)]),
       ...appointmentMessages(plan.changes, {

@@ -16,8 +16,9 @@ export interface WarningLog {
 const NOTHING_MAPPED: MappedContent = { body_format: null, mapped: {}, custom_fields: {}, warnings: [] };
 
 /**
- * A live lead delivery refused with 400 (INVALID_JSON, MISSING_NAME, INVALID_IDEMPOTENCY_KEY) is
- * kept as a sample (`listen: false`), so the agent sees what a broken integration sends: the raw
+ * A live lead delivery refused with 400 (INVALID_JSON, MISSING_NAME, INVALID_IDEMPOTENCY_KEY), or
+ * with 422 by its source's terms (LEAD_NOT_ACCEPTED, SOURCE_CAP_REACHED), is kept as a sample
+ * (`listen: false`), so the agent sees what a broken integration sends: the raw
  * text, the body when it was a JSON object or a form, and what the mapping made of it. Returns the
  * refusal unchanged: the sender's answer never depends on the sample, and a sample that cannot be
  * stored is only logged. The sample's insert checks the token itself, as a Listen sample's does: a
@@ -41,6 +42,7 @@ export async function keepRefused(
         source_id: source.source_id,
         listen: false,
         error_code: refusal.code,
+        error_details: refusal.details ?? null,
         raw_body: raw.text,
         body: parsed ? sanitizeJson(parsed.body) : null,
         ...content,

@@ -57,6 +57,17 @@ export interface DeliveredLead {
 export const MISSING_NAME_DETAILS =
   'Send the contact’s name as name ("Jane Doe") or as first_name (with last_name when you have it); either will do';
 
+/**
+ * The refusals of a lead the source's terms do not take (its acceptance rules, its caps): permanent,
+ * and kept as refused samples for the agent.
+ */
+export function isRefusedByTerms(result: { kind: string }): result is RefusedByTerms {
+  const code = (result as Partial<Rejected>).code;
+  return result.kind === 'rejected' && (code === 'LEAD_NOT_ACCEPTED' || code === 'SOURCE_CAP_REACHED');
+}
+
+type RefusedByTerms = Rejected & { code: 'LEAD_NOT_ACCEPTED' | 'SOURCE_CAP_REACHED' };
+
 /** A refusal for want of a name, saying which fields carry one. */
 export const missingName = (): Rejected => rejected('MISSING_NAME', MISSING_NAME_DETAILS);
 

@@ -36,6 +36,7 @@ const SOURCE: AuthenticatedSource = {
   rate_limit_rps: null,
   rate_limit_burst: null,
   agency_id: null,
+  terms: { price_cents: 0, duplicate_days: 30, accept: {}, caps: {}, timezone: 'America/Chicago' },
 };
 
 /**

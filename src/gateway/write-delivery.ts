@@ -12,11 +12,17 @@ import type { Database, Queryable } from '../db/index.ts';
 import { fingerprintContact } from '../idempotency/fingerprint.ts';
 import { claimIdempotencyKey, completeIdempotencyKey, type KeyScope } from '../idempotency/key-store.ts';
 import { claimContactKeys, contactKeys, moveContactKeys } from '../leads/contact-keys.ts';
+import { billDelivery } from '../leads/billing.ts';
 import { insertHistory, insertLead, lockLead, updateLead } from '../leads/lead-repository.ts';
+import { insertPurchase, lastBilled } from '../leads/purchase-repository.ts';
 import type { StoredLead } from '../leads/merge-lead.ts';
 import { enqueue } from '../outbox/enqueue.ts';
 import { routeInAgency } from '../routing/route-delivery.ts';
+import { acceptLead } from '../sources/acceptance.ts';
+import { takeCapPlace } from '../sources/cap-counts.ts';
+import { capPeriods } from '../sources/cap-periods.ts';
 import { isSourceCurrent, type AuthenticatedSource } from '../sources/source-repository.ts';
+import { hasCaps } from '../sources/terms.ts';
 import { planWrite, type AgendaRead, type LiveDelivery, type WritePlan } from './plan-write.ts';
 import { createRecent } from './recent.ts';
 import {
@@ -39,25 +45,31 @@ export type DeliveryWriter = (
 ) => Promise<DeliveryResult | Unconfirmed>;
 
 /**
- * A live delivery's write. A new contact — no stored lead has its phone or email, its key is
+ * A live delivery's write. A lead outside its source's acceptance rules is refused at the door,
+ * before anything is read or written (LEAD_NOT_ACCEPTED). A new contact — no stored lead has its phone or email, its key is
  * unused — is written by one statement, the token check included (write-new-contact.ts): the common
  * case costs one round trip. Everything else, or a new contact the statement found the database
  * other than it assumed, goes through the one transaction (`writeInTransaction`). A contact this
  * process wrote lately goes to the transaction at once (a bounded memory of the contacts written:
- * the statement would only find it; the database decides either way). A failure writes nothing and
- * comes back as a refusal the sender may retry.
+ * the statement would only find it; the database decides either way). A source with caps counts each
+ * delivery in the transaction. A failure writes nothing and comes back as a refusal the sender may
+ * retry; a full cap writes nothing either, and is permanent (SOURCE_CAP_REACHED).
  */
 export function createDeliveryWriter(db: Database): DeliveryWriter {
   const writeNewContact = createNewContactWriter(db);
   const recentContacts = createRecent(LIMITS.recentContactsRemembered);
   return async (claim, delivery) => {
+    const refused = refusedAtTheDoor(claim.source, delivery);
+    if (refused) return refused;
     const keys = contactKeys(delivery.lead.fields).map(
       (k) => `${claim.source.agent_id} ${k.kind} ${k.value}`,
     );
     try {
-      // An agency's lead is routed inside the transaction, under the agency's lock.
+      // An agency's lead is routed inside the transaction, under the agency's lock; a capped
+      // source's delivery is counted there, under its count's row lock.
       const isNew =
         claim.source.agency_id === null &&
+        !hasCaps(claim.source.terms) &&
         isNewContactCandidate(delivery) &&
         !keys.some((k) => recentContacts.has(k));
       const fast = isNew ? await writeNewContact(claim, delivery) : null;
@@ -65,9 +77,29 @@ export function createDeliveryWriter(db: Database): DeliveryWriter {
       if (result.kind === 'created' || result.kind === 'merged') for (const k of keys) recentContacts.add(k);
       return result;
     } catch (err) {
+      if (err instanceof CapReached) return err.refusal;
       return failedWrite(err);
     }
   };
+}
+
+/**
+ * A plain lead outside its source's acceptance rules (sources/acceptance.ts): LEAD_NOT_ACCEPTED,
+ * naming the rule. A scheduler's event is about a booking, not a lead bought: no rule applies.
+ */
+export function refusedAtTheDoor(source: AuthenticatedSource, d: LiveDelivery): Rejected | null {
+  if (d.scheduler !== null) return null;
+  const verdict = acceptLead(source.terms.accept, d.lead.fields);
+  return verdict.accepted ? null : rejected('LEAD_NOT_ACCEPTED', verdict.details);
+}
+
+/** Thrown inside the transaction so that it rolls back: nothing of a delivery past a cap is kept. */
+class CapReached extends Error {
+  readonly refusal: Rejected;
+  constructor(refusal: Rejected) {
+    super(refusal.details);
+    this.refusal = refusal;
+  }
 }
 
 /**
@@ -82,10 +114,12 @@ export function failedWrite(err: unknown): Rejected {
 
 /**
  * The one transaction of a live delivery, step by step: confirm the source taken from memory →
- * claim the idempotency key (a used one is replayed or refused) → for an agency's source, route
- * the lead to a producer (src/routing) → find the contact by its phone and email keys → read the
- * agenda (row-locked) → decide (plan-write.ts, pure) → write the lead, its appointments, history,
- * event-log line and outbox messages → complete the key with the answer.
+ * claim the idempotency key (a used one is replayed or refused) → take a place under the source's
+ * caps (a full one rolls everything back) → for an agency's source, route the lead to a producer
+ * (src/routing) → find the contact by its phone and email keys → read the agenda (row-locked) and
+ * the source's last bill of the contact → decide (plan-write.ts, pure) → write the lead, its
+ * appointments, history, event-log line, purchase and outbox messages → complete the key with the
+ * answer.
  */
 export async function writeInTransaction(
   tx: Queryable,
@@ -101,6 +135,7 @@ export async function writeInTransaction(
     const key = await claimIdempotencyKey(tx, scope, fingerprint);
     if (key.kind === 'existing') return answerForUsedKey(key, fingerprint);
   }
+  await takePlaceUnderCaps(tx, claim.source, delivery);
 
   const agencyId = claim.source.agency_id;
   const routed = agencyId ? await routeInAgency(tx, agencyId, delivery.lead.fields, { commit: true }) : null;
@@ -112,8 +147,11 @@ export async function writeInTransaction(
   const stored = await findContact(tx, source.agent_id, delivery.lead, newLeadId);
   const d = stored || !delivery.leadIfNew ? delivery : { ...delivery, lead: delivery.leadIfNew };
   const agenda = await readAgenda(tx, source.agent_id, d, stored);
+  const billed =
+    stored && !d.scheduler ? await lastBilled(tx, source.agent_id, stored.lead_id, source.source_id) : null;
+  const bill = billed ? billDelivery(source.terms.duplicate_days, billed.at, billed.now) : null;
 
-  const plan = planWrite(source, delivery, { newLeadId, stored, agenda, routed });
+  const plan = planWrite(source, delivery, { newLeadId, stored, agenda, routed, bill });
 
   // The writes depend on nothing but the plan: sent together, in order (database.ts,
   // transactionStatements), so the embedded database's one connection is held the shorter.
@@ -123,6 +161,26 @@ export async function writeInTransaction(
     scope ? completeIdempotencyKey(tx, scope, plan.leadId, successAnswer(plan.result)) : null,
   ]);
   return plan.result;
+}
+
+/**
+ * Counts a plain lead under its source's caps, in the days and months of the agent's (or the
+ * agency's) zone; past one, the delivery is refused and its transaction rolled back, so a refused
+ * delivery takes no place and neither does one that fails later.
+ */
+async function takePlaceUnderCaps(
+  tx: Queryable,
+  source: AuthenticatedSource,
+  d: LiveDelivery,
+): Promise<void> {
+  const { caps, timezone } = source.terms;
+  if (d.scheduler !== null || !hasCaps(source.terms)) return;
+  const full = await takeCapPlace(tx, source, caps, capPeriods(Date.now(), timezone));
+  if (full === null) return;
+  const [count, per] = full === 'daily' ? [caps.daily, 'day'] : [caps.monthly, 'month'];
+  throw new CapReached(
+    rejected('SOURCE_CAP_REACHED', `this source's ${full} cap of ${count} leads is reached for this ${per}`),
+  );
 }
 
 /** The delivery's replay key at its source, or null when it has none. */
@@ -144,6 +202,7 @@ function planWrites(tx: Queryable, source: AuthenticatedSource, plan: WritePlan)
     );
   }
   for (const entry of plan.history) writes.push(insertHistory(tx, entry));
+  if (plan.purchase) writes.push(insertPurchase(tx, plan.purchase));
   if (plan.eventLog) writes.push(recordBookingEvent(tx, plan.eventLog));
   writes.push(enqueue(tx, source.agent_id, plan.messages));
   return writes;

@@ -17,6 +17,7 @@ import { KEY_ROW, keyRow, TAKE_OVER_EXPIRED_KEY } from '../idempotency/key-store
 import type { JsonObject } from '../json.ts';
 import { contactKeys, keyValue } from '../leads/contact-keys.ts';
 import { HISTORY_ROW, LEAD_ROW, historyRow, leadRow } from '../leads/lead-repository.ts';
+import { PURCHASE_ROW, purchaseRow } from '../leads/purchase-repository.ts';
 import { insertMessagesSql, messagesJson } from '../outbox/enqueue.ts';
 import { currentSourceSql } from '../sources/source-repository.ts';
 import { emptyAgenda, planWrite, type LiveDelivery, type WritePlan } from './plan-write.ts';
@@ -50,7 +51,8 @@ interface Outcome {
 }
 
 /**
- * The statement checks what the plan assumed and writes nothing unless all of it holds; then it
+ * The statement checks what the plan assumed and writes nothing unless all of it holds (a source
+ * with caps never comes here: its deliveries are counted in the transaction); then it
  * tells why:
  *   - the token or the source changed → UNCONFIRMED, and the gateway asks the database again;
  *   - the idempotency key is used → its replay, or 422 when the contact differs;
@@ -144,6 +146,9 @@ WITH r AS (${rows}), src AS (
 ), history AS (
   INSERT INTO lead_history (${columnList(HISTORY_ROW)})
   SELECT ${rowValues(HISTORY_ROW, w, 'history.').join(', ')} FROM w ORDER BY w.n
+), purchase AS (
+  INSERT INTO lead_purchases (${columnList(PURCHASE_ROW)})
+  SELECT ${rowValues(PURCHASE_ROW, w, 'purchase.').join(', ')} FROM w ORDER BY w.n
 ), messages AS (
   ${insertMessagesSql({ agent: w('lead.agent_id', 'uuid'), messages: w('messages', 'jsonb'), from: 'w, ', order: 'w.n, ' })}
 )
@@ -182,6 +187,7 @@ const KEY = rowSlots(ONE, KEY_ROW, 'key.');
 const LEAD = rowSlots(ONE, LEAD_ROW, 'lead.');
 const APPOINTMENT = rowSlots(ONE, APPOINTMENT_ROW, 'appointment.');
 const HISTORY = rowSlots(ONE, HISTORY_ROW, 'history.');
+const PURCHASE = rowSlots(ONE, PURCHASE_ROW, 'purchase.');
 
 /** The statement's parameters: the source as the request knows it, the key, the contact's keys, and every row. */
 function newContactParams(
@@ -198,6 +204,7 @@ function newContactParams(
     throw new Error('a new contact writes one lead, one history line and at most one appointment');
   if (appointment && appointment.op !== 'insert')
     throw new Error('a new contact has no appointment to update');
+  if (!plan.purchase) throw new Error('a new contact is a plain lead, bought');
   const { agent_id, source_id } = claim.source;
   const params: unknown[] = new Array(ONE.names.length).fill(null);
   const set = (slot: number | undefined, value: unknown) => {
@@ -217,5 +224,6 @@ function newContactParams(
   fillRow(params, LEAD, LEAD_ROW, leadRow(plan.leadId, lead.row));
   if (appointment) fillRow(params, APPOINTMENT, APPOINTMENT_ROW, { ...appointment.row });
   fillRow(params, HISTORY, HISTORY_ROW, historyRow(history));
+  fillRow(params, PURCHASE, PURCHASE_ROW, purchaseRow(plan.purchase));
   return params;
 }

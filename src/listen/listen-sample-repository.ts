@@ -24,6 +24,8 @@ export interface NewListenSample {
   custom_fields: JsonObject;
   warnings: FieldWarning[];
   error_code: string | null;
+  /** What the refusal said beyond its code (the acceptance rule a lead breaks); null: nothing. */
+  error_details?: string | null;
   /** What a live delivery would have triggered (automations, destinations, create or merge). */
   would_fire?: JsonObject | null;
   /** For an agency's source: the producer a live delivery would go to, and by which rule. */
@@ -45,6 +47,7 @@ const SAMPLE_ROW: RowShape = {
     { name: 'custom_fields', type: 'jsonb' },
     { name: 'warnings', type: 'jsonb' },
     { name: 'error_code', type: 'text' },
+    { name: 'error_details', type: 'text' },
     { name: 'would_fire', type: 'jsonb' },
     { name: 'would_route', type: 'jsonb' },
   ],
@@ -64,6 +67,7 @@ function sampleRow(s: NewListenSample, sampleId: string): Record<string, unknown
     custom_fields: JSON.stringify(s.custom_fields),
     warnings: JSON.stringify(s.warnings),
     error_code: s.error_code,
+    error_details: s.error_details ?? null,
     would_fire: s.would_fire ? JSON.stringify(s.would_fire) : null,
     would_route: s.would_route ? JSON.stringify(s.would_route) : null,
   };
@@ -155,12 +159,13 @@ export interface SampleView {
   custom_fields: unknown;
   warnings: unknown;
   error_code: string | null;
+  error_details: string | null;
   would_fire: unknown;
   would_route: unknown;
 }
 
 const SAMPLE_COLUMNS = `sample_id, received_at, listen, body, raw_body, body_format, mapped, custom_fields, warnings,
-       error_code, would_fire, would_route`;
+       error_code, error_details, would_fire, would_route`;
 
 type SampleSource = { agent_id: string; source_id: string };
 

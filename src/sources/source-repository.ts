@@ -2,6 +2,7 @@ import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
 import { SOURCE_COLUMNS, toSource, type SourceColumns, type SourceRow } from './source-row.ts';
 import { run, sql } from '../db/statement.ts';
+import type { DeliveryTerms } from './terms.ts';
 import { hashToken, newSourceToken, tokenKey } from './tokens.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface AuthenticatedSource {
   rate_limit_burst: number | null;
   /** The agency whose producers the source's leads are routed to; null: they are the agent's. */
   agency_id: string | null;
+  /** Price, duplicate days, acceptance rules and caps (terms.ts). */
+  terms: DeliveryTerms;
 }
 
 /** The source as a delivery sees it, with its agent's zone and whether it syncs to a partner. */
@@ -42,10 +45,12 @@ const DELIVERY_SOURCE_SELECT = `
   SELECT s.agent_id, s.source_id, s.name AS source_name, a.timezone AS agent_timezone, s.signing_key,
          s.meta_app_secret, s.meta_verify_token_hash, s.google_key_hash, s.mapping_rules, s.revision, s.rate_limit_rps, s.rate_limit_burst,
          s.agency_id,
+         json_build_object('price_cents', s.price_cents, 'duplicate_days', s.duplicate_days,
+                           'accept', s.accept, 'caps', s.caps, 'timezone', COALESCE(g.timezone, a.timezone)) AS terms,
          EXISTS (SELECT 1 FROM sync_destinations d
                   WHERE d.agent_id = s.agent_id AND d.source_id = s.source_id AND d.active
                     AND d.kind = 'partner_sync') AS auto_sync_enabled
-    FROM sources s JOIN agents a ON a.agent_id = s.agent_id`;
+    FROM sources s JOIN agents a ON a.agent_id = s.agent_id LEFT JOIN agencies g ON g.agency_id = s.agency_id`;
 
 const SOURCES_BY_TOKEN_HASH = `${DELIVERY_SOURCE_SELECT.replace('SELECT', 'SELECT s.token_hash, s.active,')}
   WHERE s.token_hash = ANY($1::text[])`;

@@ -26,8 +26,14 @@ const content = {
   warnings: Type.Array(Warning),
   error_code: Nullable(Type.Unsafe<string>({ type: 'string', enum: Object.keys(ERRORS) }), {
     description:
-      'Listen sample or re-map: the error a live delivery would get (MISSING_NAME), else null. Refused delivery: the error it got.',
+      'Listen sample or re-map: the error a live delivery would get (MISSING_NAME, LEAD_NOT_ACCEPTED), else null. Refused delivery: the error it got.',
   }),
+  error_details: Type.Optional(
+    Nullable(Type.String(), {
+      description:
+        'What the error said beyond its code: the acceptance rule a lead breaks ("state OH is not accepted by this source"); null when nothing.',
+    }),
+  ),
   would_fire: Type.Optional(
     Type.Unknown({
       description:
@@ -63,7 +69,7 @@ export const Sample = Type.Object(
   },
   {
     description:
-      'A delivery kept for the agent: a Listen-mode one, or a live one the gateway refused with 400 (with its error_code and raw_body).',
+      'A delivery kept for the agent: a Listen-mode one, or a live one the gateway refused with 400, or with 422 by the source’s terms (with its error_code and raw_body).',
   },
 );
 

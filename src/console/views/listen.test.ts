@@ -14,6 +14,7 @@ const sample = (over: Partial<SampleView> = {}): SampleView => ({
   custom_fields: {},
   warnings: [],
   error_code: null,
+  error_details: null,
   would_fire: { outcome: 'create', events: ['lead.created'], call_task: false, text: {}, destinations: [] },
   would_route: null,
   ...over,

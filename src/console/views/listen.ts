@@ -64,6 +64,7 @@ function sample(s: SampleView, zone: string, producers: ReadonlyMap<string, stri
       ${s.listen ? 'Listen sample' : 'Refused delivery'} ·
       ${when(s.received_at, zone)}${s.error_code ? html` · <span class="status bad">${s.error_code}</span>` : ''}
     </h2>
+    ${s.error_details ? html`<p class="refusal">${s.error_details}</p>` : ''}
     <div class="side-by-side">
       <section>
         <h3>Sent</h3>
