@@ -85,6 +85,12 @@ function words(error: FastifySchemaValidationError, part: string): string {
       return `must be a whole number from ${String(schema.minimum)} to ${String(schema.maximum)}${orNull}`;
     case 'minItems':
       return 'must not be an empty list';
+    case 'maxItems':
+      return `must have at most ${String(p.limit)} items`;
+    case 'uniqueItems':
+      return 'must not name an item twice';
+    case 'propertyNames':
+      return `has no member ${String(p.propertyName)}`;
     case 'format':
       return p.format === 'uuid' ? 'must be a UUID' : `must be a valid ${String(p.format)}`;
     case 'pattern':
