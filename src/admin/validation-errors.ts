@@ -60,6 +60,9 @@ function words(error: FastifySchemaValidationError, part: string): string {
   const p = error.params;
   const schema = (error as { parentSchema?: Record<string, unknown> }).parentSchema ?? {};
   const orNull = Array.isArray(schema.type) && schema.type.includes('null') ? ', or null' : '';
+  // A member an object's `propertyNames` does not allow: Ajv reports the name's failure first.
+  const member = (error as { propertyName?: unknown }).propertyName;
+  if (typeof member === 'string') return `has no member ${member}`;
   switch (error.keyword) {
     case 'required':
       return 'is required';
@@ -89,8 +92,6 @@ function words(error: FastifySchemaValidationError, part: string): string {
       return `must have at most ${String(p.limit)} items`;
     case 'uniqueItems':
       return 'must not name an item twice';
-    case 'propertyNames':
-      return `has no member ${String(p.propertyName)}`;
     case 'format':
       return p.format === 'uuid' ? 'must be a UUID' : `must be a valid ${String(p.format)}`;
     case 'pattern':
