@@ -110,12 +110,9 @@ export async function changeLeadSource(
 
 /** The rules (or caps) a source has after a change: the given ones set, the null ones gone. */
 function merged<T extends object>(current: T, change: { [K in keyof T]?: T[K] | null }): T {
-  const out: Record<string, unknown> = { ...(current as Record<string, unknown>) };
-  for (const [key, value] of Object.entries(change)) {
-    if (value === null) delete out[key];
-    else if (value !== undefined) out[key] = value;
-  }
-  return out as T;
+  const given = Object.entries(change).filter(([, value]) => value !== undefined);
+  const kept = Object.entries(current).filter(([key]) => !given.some(([k]) => k === key));
+  return Object.fromEntries([...kept, ...given.filter(([, value]) => value !== null)]) as T;
 }
 
 function withoutUndefined<T extends object>(value: T): T {
