@@ -253,6 +253,23 @@ describe('caps, counted in the agent’s days and months', () => {
     expect((await at(s.token, '2026-12-01T08:01:00Z')).statusCode).toBe(200);
   });
 
+  it('When an agency’s source is capped, then its days are the agency’s, not its fallback producer’s', async () => {
+    const boss = await api('POST', '/agents', { name: 'New York Boss', timezone: 'America/New_York' });
+    const agency = await api('POST', '/agencies', {
+      name: 'Aloha Agency',
+      fallback_agent_id: boss.body.agent_id,
+      timezone: 'Pacific/Honolulu',
+    });
+    expect(agency.status).toBe(201);
+    const src = await api('POST', `/agencies/${String(agency.body.agency_id)}/sources`, { name: 'Vendor H' });
+    const token = src.body.token as string;
+    await api('PATCH', `/sources/${String(src.body.source_id)}`, { caps: { daily: 1 } });
+    // 04:30 and 05:30 on Dec 1 in New York; 23:30 on Nov 30 and 00:30 on Dec 1 in Honolulu.
+    expect((await at(token, '2026-12-01T09:30:00Z')).statusCode).toBe(200);
+    expect((await at(token, '2026-12-01T09:45:00Z')).statusCode).toBe(422);
+    expect((await at(token, '2026-12-01T10:30:00Z')).statusCode).toBe(200);
+  });
+
   it('When a delivery is replayed by its key or refused by a rule, then it takes no place under the cap', async () => {
     const s = await sourceWith({ caps: { daily: 2 }, accept: { states: ['TX'] } });
     const body = lead();
