@@ -9,21 +9,31 @@ import { doNotContactSql } from './do-not-contact.ts';
 import { leadZone } from './lead-zone.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
+/** What a call task is: to be called, called, or kept in the queue but never dialled (screening). */
+export type CallTaskStatus = 'open' | 'done' | 'blocked';
+
+/** A call task to make; with a `blocked_reason` it is made blocked (docs/compliance.md). */
+export interface NewCallTask {
+  agent_id: string;
+  lead_id: string;
+  message_id: string;
+  blocked_reason?: string | null;
+}
+
 /** Call tasks, one per lead event, in one statement; one already made for its message is kept. */
-export async function addCallTasks(
-  tx: Queryable,
-  tasks: ReadonlyArray<{ agent_id: string; lead_id: string; message_id: string }>,
-): Promise<void> {
+export async function addCallTasks(tx: Queryable, tasks: readonly NewCallTask[]): Promise<void> {
   if (tasks.length === 0) return;
   await tx.query(
-    `INSERT INTO dial_tasks (agent_id, task_id, lead_id, message_id)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[])
+    `INSERT INTO dial_tasks (agent_id, task_id, lead_id, message_id, status, blocked_reason)
+     SELECT a, t, l, m, CASE WHEN r IS NULL THEN 'open' ELSE 'blocked' END, r
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[]) AS u (a, t, l, m, r)
      ON CONFLICT (agent_id, message_id) DO NOTHING`,
     [
       tasks.map((t) => t.agent_id),
       tasks.map(() => newId()),
       tasks.map((t) => t.lead_id),
       tasks.map((t) => t.message_id),
+      tasks.map((t) => t.blocked_reason ?? null),
     ],
   );
 }

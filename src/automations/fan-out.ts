@@ -3,7 +3,7 @@ import type { JsonObject } from '../json.ts';
 import { getLeadViews } from '../leads/lead-queries.ts';
 import { insertDeliveries, type NewDelivery } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
-import { addCallTasks } from './dial-queue.ts';
+import { addCallTasks, type NewCallTask } from './dial-queue.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
@@ -217,7 +217,6 @@ function handed(
 const LEAD_EVENTS = new Set(['lead.created', 'lead.updated']);
 
 type Destinations = Awaited<ReturnType<typeof destinationsFor>>;
-type NewCallTask = Parameters<typeof addCallTasks>[1][number];
 
 const sourceOf = (m: OutboxRow) => (typeof m.payload.source_id === 'string' ? m.payload.source_id : null);
 const destinationKey = (m: OutboxRow, sourceId: string) => `${sourceId} ${m.topic}`;
