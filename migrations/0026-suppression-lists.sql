@@ -5,6 +5,7 @@
 ALTER TABLE dial_tasks DROP CONSTRAINT dial_tasks_status_check;
 ALTER TABLE dial_tasks ADD CONSTRAINT dial_tasks_status_check CHECK (status IN ('open', 'done', 'blocked'));
 ALTER TABLE dial_tasks ADD COLUMN blocked_reason text;
+CREATE INDEX dial_tasks_blocked_idx ON dial_tasks (agent_id, created_at) WHERE status = 'blocked';
 
 -- The lists a lead was on when it came in: [{list, matched: "phone" | "email", since}], [] when none.
 ALTER TABLE leads ADD COLUMN screening jsonb;

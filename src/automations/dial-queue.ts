@@ -9,10 +9,10 @@ import { doNotContactSql } from './do-not-contact.ts';
 import { leadZone } from './lead-zone.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
-/** What a call task is: to be called, called, or kept in the queue but never dialled (screening). */
-export type CallTaskStatus = 'open' | 'done' | 'blocked';
-
-/** A call task to make; with a `blocked_reason` it is made blocked (docs/compliance.md). */
+/**
+ * A call task to make; with a `blocked_reason` it is made `blocked` (docs/compliance.md): kept in
+ * the queue for the agent to see why, never to be called.
+ */
 export interface NewCallTask {
   agent_id: string;
   lead_id: string;
@@ -105,6 +105,32 @@ export async function listCallTasks(
       due_at: nextAllowedInstant(ready, zone, rule).toISOString(),
     };
   });
+}
+
+/** A call task screening blocked: in the queue for the agent to see why, never to be called. */
+export interface BlockedCallTask {
+  task_id: string;
+  lead_id: string;
+  name: string;
+  phone: string | null;
+  blocked_reason: string;
+  created_at: string;
+}
+
+/** The agent's blocked call tasks, newest first (docs/compliance.md). */
+export async function listBlockedCallTasks(
+  db: Queryable,
+  agentId: string,
+  limit: number,
+): Promise<BlockedCallTask[]> {
+  const { rows } = await db.query<Omit<BlockedCallTask, 'created_at'> & { created_at: Date }>(
+    `SELECT t.task_id, t.lead_id, l.name, l.phone, t.blocked_reason, t.created_at
+       FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
+      WHERE t.agent_id = $1 AND t.status = 'blocked'
+      ORDER BY t.created_at DESC, t.task_id DESC LIMIT $2`,
+    [agentId, limit],
+  );
+  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
 }
 
 export interface CallResult {

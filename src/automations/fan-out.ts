@@ -7,6 +7,7 @@ import { addCallTasks, type NewCallTask } from './dial-queue.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
+import { screenContact } from './screen-contact.ts';
 import { scheduleTexts, type HandedText, type NewText } from './sms-repository.ts';
 
 // Any constant, with the schema's name: one fan-out at a time per installation (several may share
@@ -286,18 +287,30 @@ async function followUp(
     const scheduled_at = typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null;
     asked.push({ m, lead, request: { agent_id: m.agent_id, agent, topic: m.topic, lead, scheduled_at } });
   }
-  const plans = await followUpsFor(
-    tx,
-    asked.map((a) => a.request),
-    now,
-  );
+  // Screened now, not by what the lead's intake found: a number added to a list since counts.
+  const [plans, decisions] = await Promise.all([
+    followUpsFor(
+      tx,
+      asked.map((a) => a.request),
+      now,
+    ),
+    screenContact(
+      tx,
+      asked.map((a) => a.lead),
+      now,
+    ),
+  ]);
   const tasks: NewCallTask[] = [];
   const texts: NewText[] = [];
   asked.forEach(({ m, lead }, i) => {
     const plan = plans[i];
-    if (!plan) return;
-    if (plan.callTask) tasks.push({ agent_id: m.agent_id, lead_id: lead.lead_id, message_id: m.message_id });
-    if (plan.phone && 'send_at' in plan.text) {
+    const decision = decisions[i];
+    if (!plan || !decision) return;
+    if (plan.callTask) {
+      const task = { agent_id: m.agent_id, lead_id: lead.lead_id, message_id: m.message_id };
+      tasks.push({ ...task, blocked_reason: decision.call });
+    }
+    if (plan.phone && 'send_at' in plan.text && decision.text === null) {
       texts.push({
         agent_id: m.agent_id,
         lead_id: lead.lead_id,
