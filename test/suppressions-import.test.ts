@@ -150,6 +150,35 @@ describe('leadgate suppressions import', () => {
     expect(listed.entries.map((e: { phone?: string }) => e.phone)).toEqual(['3125000000', '3125000001']);
   });
 
+  it('When an agency’s list is named, then the file goes to the agency’s list', async () => {
+    const src = await seedSource(t.db, 'Agency Importer');
+    const agency = (
+      await adminInject(t.app, 'POST', '/agencies', {
+        name: 'Importing agency',
+        fallback_agent_id: src.agent_id,
+      })
+    ).json();
+    const path = join(dir, 'litigators.txt');
+    writeFileSync(path, 'sue@example.com\n(415) 555-0100\n');
+    const run = await leadgate([
+      'suppressions',
+      'import',
+      path,
+      '--list',
+      'litigator',
+      '--agency',
+      agency.agency_id,
+      '--json',
+    ]);
+    expect(run.code, run.err).toBe(0);
+    expect(JSON.parse(run.out)).toMatchObject({ lines: 2, added: 2, total: 2 });
+    const listed = (await adminInject(t.app, 'GET', `/agencies/${agency.agency_id}/suppressions`)).json();
+    expect(listed.entries).toEqual([
+      { list: 'litigator', phone: '4155550100', added_at: expect.any(String) },
+      { list: 'litigator', email: 'sue@example.com', added_at: expect.any(String) },
+    ]);
+  });
+
   it('When the options are wrong, then nothing is sent and the command says why', async () => {
     const file = registryFile();
     expect(
