@@ -115,6 +115,11 @@ export const LIMITS = {
   /** Admin API: page sizes, list lengths, input lengths, agenda windows. */
   leadsPageDefault: 50,
   leadsPageMax: 200,
+  /** Phones and emails one request adds to a suppression list (the importer sends batches of half). */
+  suppressionsPerRequest: 10_000,
+  /** Entries a page of a suppression list shows, by default and at most. */
+  suppressionsPageDefault: 100,
+  suppressionsPageMax: 1_000,
   /** Agents a page of GET /v1/admin/agents lists, by default and at most. */
   agentsPageDefault: 50,
   agentsPageMax: 500,

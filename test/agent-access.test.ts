@@ -83,6 +83,12 @@ async function world(name: string): Promise<World> {
   const task = queue.tasks[0];
   if (!sample || !delivery || !task) throw new Error('expected a sample, a delivery and a call task');
   const agency = await agencyWorld(name, agent.agent_id);
+  for (const owner of [`/agents/${agent.agent_id}`, `/agencies/${agency.agency_id}`]) {
+    await json(
+      await adminInject(t.app, 'POST', `${owner}/suppressions`, { list: 'dnc', phones: [LISTED] }),
+      200,
+    );
+  }
   return {
     agent_id: agent.agent_id,
     source_id: source.source_id,
@@ -135,7 +141,13 @@ const PARAMS: Record<string, { of: (w: World) => string; code: string }> = {
   key_id: { of: (w) => w.key_id, code: 'KEY_NOT_FOUND' },
   task_id: { of: (w) => w.task_id, code: 'TASK_NOT_FOUND' },
   agency_id: { of: (w) => w.agency_id, code: 'AGENCY_NOT_FOUND' },
+  // A suppression entry's list and value: its agent or agency, named first, gives the code.
+  list: { of: () => 'dnc', code: 'NOT_FOUND' },
+  entry: { of: () => LISTED, code: 'NOT_FOUND' },
 };
+
+/** The number on each agent's and agency's dnc list, so removing it answers 204 to its owner. */
+const LISTED = '3125550199';
 
 /** A parameter an operation fills with another of the world's records than PARAMS says. */
 const PARAM_OVERRIDES: Record<string, Record<string, (w: World) => string>> = {
@@ -163,6 +175,8 @@ const BODIES: Record<string, unknown> = {
   setLeadStatus: { status: 'Not interested' },
   addLeadNote: { note: 'Planted note' },
   recordLeadCall: { outcome: 'no_answer' },
+  addAgentSuppressions: { list: 'dnc', phones: ['3125550198'] },
+  addAgencySuppressions: { list: 'litigator', emails: ['planted@example.com'] },
 };
 
 /** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */

@@ -44,15 +44,16 @@ describe("a stored lead's view", () => {
       ...canonical,
       'vendor_extra',
     ]);
-    expect(keys.slice(-6)).toEqual([
+    expect(keys.slice(-7)).toEqual([
       'idempotency_key',
       'custom_fields',
       'consent',
+      'screening',
       'body_format',
       'created_at',
       'updated_at',
     ]);
-    expect(keys).toHaveLength(3 + canonical.length + 1 + 6);
+    expect(keys).toHaveLength(3 + canonical.length + 1 + 7);
     expect(view).toMatchObject({
       lead_id: id,
       state: 'TX',

@@ -21,7 +21,8 @@ function tablesOf(kind: string): string[] {
   const cell = row.split('|')[2] ?? '';
   return [...cell.matchAll(/`([a-z_]+)`/g)].map((m) => m[1] ?? '');
 }
-const DISTRIBUTED = tablesOf('Distributed by');
+const DISTRIBUTED = tablesOf('Distributed by `agent_id`');
+const BY_AGENCY = tablesOf('Distributed by `agency_id`');
 const REFERENCE = tablesOf('Reference');
 
 async function rows<T>(sql: string): Promise<T[]> {
@@ -35,7 +36,7 @@ describe('the schema can be distributed by tenant (docs/scaling.md)', () => {
         WHERE relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p') ORDER BY 1`,
     );
     expect(DISTRIBUTED.length).toBeGreaterThan(5);
-    expect([...DISTRIBUTED, ...REFERENCE].sort()).toEqual(tables.map((r) => r.name));
+    expect([...DISTRIBUTED, ...BY_AGENCY, ...REFERENCE].sort()).toEqual(tables.map((r) => r.name));
   });
 
   it('When a table is distributed, then it carries the tenant and its primary key starts from it', async () => {
@@ -48,6 +49,22 @@ describe('the schema can be distributed by tenant (docs/scaling.md)', () => {
     );
     for (const table of DISTRIBUTED) {
       expect(keys.find((k) => k.table === table)?.columns[0], table).toBe('agent_id');
+    }
+  });
+
+  it('When a table is distributed by agency, then its primary key and its unique indexes start from the agency', async () => {
+    const unique = await rows<{ table: string; columns: string[] }>(
+      `SELECT i.indrelid::regclass::text AS table,
+              array(SELECT a.attname::text FROM unnest(i.indkey) AS k (n)
+                      JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.n) AS columns
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+        WHERE c.relnamespace = current_schema()::regnamespace AND i.indisunique`,
+    );
+    expect(BY_AGENCY.length).toBeGreaterThan(0);
+    for (const table of BY_AGENCY) {
+      const keys = unique.filter((u) => u.table === table);
+      expect(keys.length, table).toBeGreaterThan(0);
+      for (const key of keys) expect(key.columns[0], table).toBe('agency_id');
     }
   });
 

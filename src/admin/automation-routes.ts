@@ -1,7 +1,7 @@
 import { LIMITS } from '../limits.ts';
 import { listDeliveries, retryDelivery } from '../automations/delivery-repository.ts';
 import { deleteDestination, listDestinations } from '../automations/destination-repository.ts';
-import { listCallTasks } from '../automations/dial-queue.ts';
+import { listBlockedCallTasks, listCallTasks } from '../automations/dial-queue.ts';
 import { appError } from '../errors.ts';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { ownerOf } from './auth.ts';
@@ -135,15 +135,20 @@ export function registerAutomationRoutes(app: AdminApp, deps: AdminDeps): void {
       schema: {
         ...operation(
           'getDialQueue',
-          'An agent’s open call tasks, oldest first, with each prospect’s local time',
+          'An agent’s open call tasks, oldest first, with each prospect’s local time; and those screening blocked',
         ),
         params: AgentParams,
         response: answers({ 200: DialQueue }, AGENT),
       },
     },
-    async (request) => ({
-      tasks: await listCallTasks(deps.db, agentOf(request), new Date(), LIMITS.listedRows),
-    }),
+    async (request) => {
+      const agent = agentOf(request);
+      const [tasks, blocked] = await Promise.all([
+        listCallTasks(deps.db, agent, new Date(), LIMITS.listedRows),
+        listBlockedCallTasks(deps.db, agent.agent_id, LIMITS.listedRows),
+      ]);
+      return { tasks, blocked };
+    },
   );
 
   app.post(

@@ -12,6 +12,7 @@ import { registerLeadRoutes } from './lead-routes.ts';
 import { registerMappingRoutes } from './mapping-routes.ts';
 import { registerSampleRoutes } from './sample-routes.ts';
 import { registerSourceRoutes } from './source-routes.ts';
+import { registerSuppressionRoutes } from './suppression-routes.ts';
 import { validationError } from './validation-errors.ts';
 
 /** The admin API (mounted under /v1/admin): agents, their lead sources, leads, agenda, samples. */
@@ -31,6 +32,7 @@ export async function registerAdminRoutes(scope: FastifyInstance, deps: AdminDep
   registerLeadActionRoutes(app, deps);
   registerAutomationRoutes(app, deps);
   registerAgencyRoutes(app, deps);
+  registerSuppressionRoutes(app, deps);
 
   // An empty agent segment (`/agents//sources`) names no agent: say so instead of a bare 404.
   const missingAgent = async () => {

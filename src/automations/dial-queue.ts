@@ -9,21 +9,31 @@ import { doNotContactSql } from './do-not-contact.ts';
 import { leadZone } from './lead-zone.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
+/**
+ * A call task to make; with a `blocked_reason` it is made `blocked` (docs/compliance.md): kept in
+ * the queue for the agent to see why, never to be called.
+ */
+export interface NewCallTask {
+  agent_id: string;
+  lead_id: string;
+  message_id: string;
+  blocked_reason?: string | null;
+}
+
 /** Call tasks, one per lead event, in one statement; one already made for its message is kept. */
-export async function addCallTasks(
-  tx: Queryable,
-  tasks: ReadonlyArray<{ agent_id: string; lead_id: string; message_id: string }>,
-): Promise<void> {
+export async function addCallTasks(tx: Queryable, tasks: readonly NewCallTask[]): Promise<void> {
   if (tasks.length === 0) return;
   await tx.query(
-    `INSERT INTO dial_tasks (agent_id, task_id, lead_id, message_id)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[])
+    `INSERT INTO dial_tasks (agent_id, task_id, lead_id, message_id, status, blocked_reason)
+     SELECT a, t, l, m, CASE WHEN r IS NULL THEN 'open' ELSE 'blocked' END, r
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[]) AS u (a, t, l, m, r)
      ON CONFLICT (agent_id, message_id) DO NOTHING`,
     [
       tasks.map((t) => t.agent_id),
       tasks.map(() => newId()),
       tasks.map((t) => t.lead_id),
       tasks.map((t) => t.message_id),
+      tasks.map((t) => t.blocked_reason ?? null),
     ],
   );
 }
@@ -95,6 +105,32 @@ export async function listCallTasks(
       due_at: nextAllowedInstant(ready, zone, rule).toISOString(),
     };
   });
+}
+
+/** A call task screening blocked: in the queue for the agent to see why, never to be called. */
+export interface BlockedCallTask {
+  task_id: string;
+  lead_id: string;
+  name: string;
+  phone: string | null;
+  blocked_reason: string;
+  created_at: string;
+}
+
+/** The agent's blocked call tasks, newest first (docs/compliance.md). */
+export async function listBlockedCallTasks(
+  db: Queryable,
+  agentId: string,
+  limit: number,
+): Promise<BlockedCallTask[]> {
+  const { rows } = await db.query<Omit<BlockedCallTask, 'created_at'> & { created_at: Date }>(
+    `SELECT t.task_id, t.lead_id, l.name, l.phone, t.blocked_reason, t.created_at
+       FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
+      WHERE t.agent_id = $1 AND t.status = 'blocked'
+      ORDER BY t.created_at DESC, t.task_id DESC LIMIT $2`,
+    [agentId, limit],
+  );
+  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
 }
 
 export interface CallResult {

@@ -3,10 +3,11 @@ import type { JsonObject } from '../json.ts';
 import { getLeadViews } from '../leads/lead-queries.ts';
 import { insertDeliveries, type NewDelivery } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
-import { addCallTasks } from './dial-queue.ts';
+import { addCallTasks, type NewCallTask } from './dial-queue.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
+import { screenContact } from './screen-contact.ts';
 import { scheduleTexts, type HandedText, type NewText } from './sms-repository.ts';
 
 // Any constant, with the schema's name: one fan-out at a time per installation (several may share
@@ -217,7 +218,6 @@ function handed(
 const LEAD_EVENTS = new Set(['lead.created', 'lead.updated']);
 
 type Destinations = Awaited<ReturnType<typeof destinationsFor>>;
-type NewCallTask = Parameters<typeof addCallTasks>[1][number];
 
 const sourceOf = (m: OutboxRow) => (typeof m.payload.source_id === 'string' ? m.payload.source_id : null);
 const destinationKey = (m: OutboxRow, sourceId: string) => `${sourceId} ${m.topic}`;
@@ -287,18 +287,30 @@ async function followUp(
     const scheduled_at = typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null;
     asked.push({ m, lead, request: { agent_id: m.agent_id, agent, topic: m.topic, lead, scheduled_at } });
   }
-  const plans = await followUpsFor(
-    tx,
-    asked.map((a) => a.request),
-    now,
-  );
+  // Screened now, not by what the lead's intake found: a number added to a list since counts.
+  const [plans, decisions] = await Promise.all([
+    followUpsFor(
+      tx,
+      asked.map((a) => a.request),
+      now,
+    ),
+    screenContact(
+      tx,
+      asked.map((a) => a.lead),
+      now,
+    ),
+  ]);
   const tasks: NewCallTask[] = [];
   const texts: NewText[] = [];
   asked.forEach(({ m, lead }, i) => {
     const plan = plans[i];
-    if (!plan) return;
-    if (plan.callTask) tasks.push({ agent_id: m.agent_id, lead_id: lead.lead_id, message_id: m.message_id });
-    if (plan.phone && 'send_at' in plan.text) {
+    const decision = decisions[i];
+    if (!plan || !decision) return;
+    if (plan.callTask) {
+      const task = { agent_id: m.agent_id, lead_id: lead.lead_id, message_id: m.message_id };
+      tasks.push({ ...task, blocked_reason: decision.call });
+    }
+    if (plan.phone && 'send_at' in plan.text && decision.text === null) {
       texts.push({
         agent_id: m.agent_id,
         lead_id: lead.lead_id,

@@ -15,14 +15,18 @@ export const FOLLOW_UP_KEYS = [
   'status',
   'first_name',
   'phone',
+  'email',
   'sms_consent',
+  // The consent evidence screening asks for before a text or a call (src/screening).
+  'consent_cert_url',
+  'consent_token',
   ...TIMEZONE_INPUTS,
 ] as const;
 
 export type FollowUpLead = Record<(typeof FOLLOW_UP_KEYS)[number], unknown> & { lead_id: string };
 
 /** A lead's columns, or its `fields` document's value at the key (JSON null when absent: as the view has it). */
-const FOLLOW_UP_COLUMNS = new Set(['lead_id', 'agent_id', 'status', 'first_name', 'phone']);
+const FOLLOW_UP_COLUMNS = new Set(['lead_id', 'agent_id', 'status', 'first_name', 'phone', 'email']);
 const FOLLOW_UP_SELECT = [...new Set(FOLLOW_UP_KEYS)]
   .map((key) => (FOLLOW_UP_COLUMNS.has(key) ? key : `fields -> '${key}' AS ${key}`))
   .join(', ');

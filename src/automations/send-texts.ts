@@ -3,11 +3,11 @@ import type { Database } from '../db/index.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { leadZone } from './lead-zone.ts';
+import { screenContact } from './screen-contact.ts';
 import {
   agentPhoneKey,
   claimDueTexts,
   finishText,
-  optedOut,
   recordSentTexts,
   type ClaimedText,
   type HandedText,
@@ -34,8 +34,9 @@ export const fromHand = (batch: number): number => batch - Math.ceil(batch / 4);
 /**
  * Sends the texts whose time has come: those it claims (due longer, so sent first), and those the
  * fan-out of this worker wrote already claimed and handed it (`handed`). At the moment of sending
- * it checks again what may have changed since the text was scheduled: an opt-out (the text is
- * suppressed) and the prospect's calling hours (outside them it waits for the next allowed
+ * it checks again what may have changed since the text was scheduled: an opt-out or the number's
+ * screening (a list it was added to, a registry gone stale: the text is suppressed, with the
+ * reason) and the prospect's calling hours (outside them it waits for the next allowed
  * minute). A text that fails is tried again a minute later, three times in all. Every text sent is
  * written to the lead's history.
  *
@@ -70,7 +71,7 @@ export async function sendDueTexts(
     else byNumber.set(key, [t]);
   }
   const queue = [...byNumber.values()];
-  const asks = roundTrips(db);
+  const asks = roundTrips(db, opts.now);
   const sender = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       for (const text of next)
@@ -87,15 +88,17 @@ export async function sendDueTexts(
  * texts makes a few dozen statements instead of 400, and each text is still asked about just
  * before it is sent and recorded as soon as the provider took it.
  */
-function roundTrips(db: Database) {
+function roundTrips(db: Database, now: Date) {
   return {
     db,
-    isOptedOut: gathered(async (texts: ClaimedText[]) => {
-      const out = await optedOut(
+    /** Why the text may not go now, or null (screening: the opt-out, the lists, the registry). */
+    blocked: gathered(async (texts: Array<{ t: ClaimedText; lead: FollowUpLead | undefined }>) => {
+      const decisions = await screenContact(
         db,
-        texts.map((t) => ({ agent_id: t.agent_id, phone: t.to_phone })),
+        texts.map(({ t, lead }) => ({ ...lead, agent_id: t.agent_id, phone: t.to_phone })),
+        now,
       );
-      return texts.map((t) => out.has(agentPhoneKey(t.agent_id, t.to_phone)));
+      return decisions.map((d) => d.text);
     }),
     recordSent: gathered(async (sent: SentText[]) => {
       await recordSentTexts(db, sent);
@@ -105,15 +108,17 @@ function roundTrips(db: Database) {
 }
 
 async function sendOne(
-  { db, isOptedOut, recordSent }: ReturnType<typeof roundTrips>,
+  { db, blocked, recordSent }: ReturnType<typeof roundTrips>,
   provider: SmsProvider,
   t: ClaimedText,
   lead: FollowUpLead | undefined,
   now: Date,
 ): Promise<keyof TextRound> {
-  // Asked text by text, just before sending: a STOP that came a moment ago still counts.
-  if (await isOptedOut(t)) {
-    await finishText(db, t, { status: 'suppressed', error: 'opted out' });
+  // Asked text by text, just before sending: a STOP that came a moment ago, or a number added to
+  // a list since the text was scheduled, still counts.
+  const reason = await blocked({ t, lead });
+  if (reason !== null) {
+    await finishText(db, t, { status: 'suppressed', error: reason === 'opted_out' ? 'opted out' : reason });
     return 'suppressed';
   }
   const state = typeof lead?.state === 'string' ? lead.state : null;

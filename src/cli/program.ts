@@ -6,6 +6,7 @@ import { addAutomationCommands } from './commands/automations.ts';
 import { addLeadCommands } from './commands/leads.ts';
 import { addSendCommand } from './commands/send.ts';
 import { addSourceCommands } from './commands/sources.ts';
+import { addSuppressionCommands } from './commands/suppressions.ts';
 import { addViewCommands } from './commands/views.ts';
 import { commandContext, type CliIo } from './io.ts';
 import { addServerCommands } from './server-commands.ts';
@@ -28,6 +29,7 @@ export function buildProgram(io: CliIo): Command {
   addViewCommands(program, ctx);
   addAutomationCommands(program, ctx);
   addSendCommand(program, ctx, io);
+  addSuppressionCommands(program, ctx, io);
   return program;
 }
 

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import { listAgenda } from '../appointments/appointment-queries.ts';
 import { doNotContactSql } from '../automations/do-not-contact.ts';
-import { listCallTasks } from '../automations/dial-queue.ts';
+import { listBlockedCallTasks, listCallTasks } from '../automations/dial-queue.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { LIMITS } from '../limits.ts';
+import { registryOf } from '../screening/suppression-repository.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { consolePage, signedIn } from './context.ts';
 import { newLeadRows, todayPage, type TodayData, type WaitingLead } from './views/today.ts';
@@ -14,7 +15,7 @@ const REVIEW_DAYS = 7;
 
 /**
  * New leads nobody has called yet, the one waiting longest first: speed to lead. A lead marked
- * "do not contact" waits for nobody.
+ * "do not contact", or whose call screening blocked, waits for nobody.
  */
 async function waitingLeads(db: Queryable, agentId: string, limit: number): Promise<WaitingLead[]> {
   const { rows } = await db.query<Omit<WaitingLead, 'created_at'> & { created_at: Date }>(
@@ -23,6 +24,8 @@ async function waitingLeads(db: Queryable, agentId: string, limit: number): Prom
         AND NOT EXISTS (SELECT FROM lead_history h
                          WHERE h.agent_id = l.agent_id AND h.lead_id = l.lead_id AND h.event = 'call_outcome')
         AND NOT (l.phone IS NOT NULL AND ${doNotContactSql('l.agent_id', 'l.phone')})
+        AND NOT EXISTS (SELECT FROM dial_tasks t
+                         WHERE t.agent_id = l.agent_id AND t.lead_id = l.lead_id AND t.status = 'blocked')
       ORDER BY l.created_at, l.lead_id LIMIT $2`,
     [agentId, limit],
   );
@@ -46,7 +49,7 @@ async function waitingCounts(db: Queryable, agentId: string, now: Date) {
 export async function loadToday(db: Queryable, agent: { agent_id: string; timezone: string }, now: Date) {
   const day = DateTime.fromJSDate(now, { zone: agent.timezone }).startOf('day');
   const endOfDay = day.plus({ days: 1 }).toJSDate();
-  const [fresh, tasks, appointments, counts] = await Promise.all([
+  const [fresh, tasks, appointments, counts, blocked, registry] = await Promise.all([
     waitingLeads(db, agent.agent_id, LIMITS.listedRows),
     listCallTasks(db, agent, now, LIMITS.listedRows, endOfDay),
     listAgenda(db, agent.agent_id, {
@@ -54,6 +57,8 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
       to: day.plus({ days: 1 }).toUTC().toISO() ?? '',
     }),
     waitingCounts(db, agent.agent_id, now),
+    listBlockedCallTasks(db, agent.agent_id, LIMITS.listedRows),
+    registryOf(db, agent.agent_id, now),
   ]);
   const due = (at: string) => Date.parse(at) <= now.getTime();
   return {
@@ -63,6 +68,8 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
       .filter((t) => !due(t.due_at) && Date.parse(t.due_at) < endOfDay.getTime())
       .sort((a, b) => Date.parse(a.due_at) - Date.parse(b.due_at)),
     appointments,
+    blocked,
+    registry,
     ...counts,
   };
 }

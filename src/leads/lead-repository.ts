@@ -6,6 +6,7 @@ import type { LeadFields } from '../ingest/types.ts';
 import type { JsonObject } from '../json.ts';
 import type { ConsentEvidence } from './consent.ts';
 import type { StoredLead } from './merge-lead.ts';
+import { screeningSql } from '../screening/screening-sql.ts';
 
 /** Lead attributes kept in their own columns; every other canonical field goes to `fields`. */
 const COLUMN_FIELDS = ['name', 'first_name', 'last_name', 'phone', 'email', 'campaign_name'] as const;
@@ -30,6 +31,10 @@ export interface NewLead {
 const withArrival = (param: string) =>
   `${param}::jsonb || jsonb_build_object('received_at', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
+// The lead's screening, worked out by the database as it writes the lead (`$` is the contact,
+// {agent_id, phone, email}, as json): the lists its phone or email is on now.
+const SCREENING = screeningSql(`($->>'agent_id')::uuid`, `($->>'phone')`, `($->>'email')`);
+
 /** A new lead's row; `leadRow` gives its values. */
 export const LEAD_ROW: RowShape = {
   table: 'leads',
@@ -51,6 +56,7 @@ export const LEAD_ROW: RowShape = {
     { name: 'body_format', type: 'text' },
     { name: 'routing', type: 'jsonb' },
     { name: 'claim_due_at', type: 'timestamptz' },
+    { name: 'screening', type: 'jsonb', value: SCREENING },
   ],
 };
 
@@ -62,6 +68,7 @@ export function leadRow(leadId: string, lead: NewLead): Record<string, unknown> 
     source_id: lead.source_id,
     idempotency_key: lead.idempotency_key,
     ...leadValues(lead),
+    screening: screeningContact(lead.agent_id, lead.fields),
     routing: lead.routing ? JSON.stringify(lead.routing) : null,
     claim_due_at: lead.claim_due_at ?? null,
   };
@@ -168,6 +175,7 @@ const LEAD_UPDATE: RowShape = {
     { name: 'custom_fields', type: 'jsonb' },
     { name: 'consent', type: 'jsonb', value: `COALESCE(${withArrival('$')}, consent)` },
     { name: 'body_format', type: 'text' },
+    { name: 'screening', type: 'jsonb', value: SCREENING },
   ],
 };
 
@@ -183,7 +191,18 @@ export async function updateLead(
   update: LeadUpdate,
 ): Promise<void> {
   // A delivery that does not state consent leaves the evidence as it was (null || … is null).
-  await run(tx, UPDATE_LEAD, { agent_id: agentId, lead_id: leadId, ...leadValues(update) });
+  await run(tx, UPDATE_LEAD, {
+    agent_id: agentId,
+    lead_id: leadId,
+    ...leadValues(update),
+    screening: screeningContact(agentId, update.fields),
+  });
+}
+
+/** The contact a lead is screened by: its agent, phone and email (the screening column's parameter). */
+function screeningContact(agentId: string, fields: LeadFields): string {
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  return JSON.stringify({ agent_id: agentId, phone: text(fields.phone), email: text(fields.email) });
 }
 
 const consentJson = (consent: ConsentEvidence | null) => (consent ? JSON.stringify(consent) : null);

@@ -14,6 +14,8 @@ export interface QueueStats {
   metaLeadsPending: number;
   /** Sources whose page access token the Graph API refused (error 190): the agent must reconnect Meta. */
   metaReconnectNeeded: number;
+  /** Registry suppression lists (an agent's or an agency's) loaded more than 31 days ago. */
+  staleRegistryLists: number;
 }
 
 /** The process's Prometheus metrics, served at `GET /metrics` (docs/admin-api.md, "Metrics"). */
@@ -75,6 +77,11 @@ export function createMetrics(queue?: () => Promise<QueueStats>): Metrics {
       'leadgate_meta_reconnect_needed',
       'Sources whose Meta page access token the Graph API refused (error 190): reconnect Meta',
       (s) => s.metaReconnectNeeded,
+    );
+    gauge(
+      'leadgate_registry_lists_stale',
+      'Do Not Call Registry lists loaded more than 31 days ago: leads without consent evidence get no automatic contact until reloaded',
+      (s) => s.staleRegistryLists,
     );
   }
   return {

@@ -18,8 +18,8 @@ export interface Move {
 
 /**
  * Moves the lead to another producer in the caller's transaction: the lead's key changes and its
- * appointments, history and contact keys follow it (ON UPDATE CASCADE); its open call task moves
- * to the new producer's queue; the history says so and `lead.reassigned` goes out. Texts already
+ * appointments, history and contact keys follow it (ON UPDATE CASCADE); its call task not done moves
+ * to the new producer's queue (a blocked one too: it stays blocked); the history says so and `lead.reassigned` goes out. Texts already
  * sent or scheduled stay where they were: they were the other producer's.
  */
 export async function moveLead(tx: Queryable, move: Move): Promise<void> {
@@ -30,7 +30,7 @@ export async function moveLead(tx: Queryable, move: Move): Promise<void> {
     [from, lead_id, to, JSON.stringify(routing), move.claim_due_at],
   );
   await tx.query(
-    `UPDATE dial_tasks SET agent_id = $3 WHERE agent_id = $1 AND lead_id = $2 AND status = 'open'`,
+    `UPDATE dial_tasks SET agent_id = $3 WHERE agent_id = $1 AND lead_id = $2 AND status <> 'done'`,
     [from, lead_id, to],
   );
   await insertHistory(tx, {

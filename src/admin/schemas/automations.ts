@@ -93,7 +93,24 @@ export const CallTask = Type.Object({
   }),
 });
 
-export const DialQueue = ListOf('tasks', CallTask);
+export const BlockedCallTask = Type.Object({
+  task_id: Uuid(),
+  lead_id: Uuid(),
+  name: Type.String(),
+  phone: Nullable(Type.String()),
+  blocked_reason: Type.String({
+    description:
+      'Why screening forbids the call (docs/compliance.md): opted_out, dnc, litigator, registry_without_consent or registry_stale.',
+  }),
+  created_at: Timestamp(),
+});
+
+export const DialQueue = Type.Object({
+  tasks: Type.Array(CallTask, { description: 'The open call tasks, to be called.' }),
+  blocked: Type.Array(BlockedCallTask, {
+    description: 'Call tasks screening blocked, newest first: shown so the agent knows, never to be called.',
+  }),
+});
 
 export const CallOutcomeBody = Type.Object({ outcome: Enum(CALL_OUTCOMES) });
 

@@ -5,6 +5,7 @@ import { LIMITS } from '../../limits.ts';
 import { leadFieldSchemas } from '../../ingest/field-schemas.ts';
 import { SCHEDULE_TYPE_SYNONYMS } from '../../ingest/tables/synonyms.ts';
 import { LEAD_STATUSES } from '../../leads/lead-status.ts';
+import { SUPPRESSION_LISTS } from '../../screening/lists.ts';
 import { DIGITS, Enum, ListOf, Nullable, STORABLE, Timestamp, Uuid, UuidParam } from './common.ts';
 
 const Fields = () =>
@@ -39,6 +40,19 @@ export const Lead = Type.Object(
         {
           description:
             'Texting consent as the latest delivery that stated `sms_consent` gave it, with its evidence and arrival time; null until one does.',
+        },
+      ),
+    ),
+    screening: Type.Optional(
+      Type.Array(
+        Type.Object({
+          list: Enum(SUPPRESSION_LISTS),
+          matched: Enum(['phone', 'email'] as const),
+          since: Timestamp('When the matching entry was added to the list.'),
+        }),
+        {
+          description:
+            'The suppression lists the lead’s phone or email was on when its latest delivery came in (docs/compliance.md); [] when none.',
         },
       ),
     ),

@@ -1,4 +1,4 @@
-import type { CallTask } from '../../automations/dial-queue.ts';
+import type { BlockedCallTask, CallTask } from '../../automations/dial-queue.ts';
 import { CALL_OUTCOMES, type CallOutcome } from '../../leads/lead-status.ts';
 import { clock, phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
@@ -14,6 +14,8 @@ export const OUTCOME_LABELS: Record<CallOutcome, string> = {
 
 export interface DialQueueData {
   tasks: CallTask[];
+  /** Call tasks screening blocked: shown, never to be called. */
+  blocked: BlockedCallTask[];
   /** The instant the page shows the prospects' clocks at. */
   now: string;
   zone: string;
@@ -42,7 +44,7 @@ function savedNotice(saved: DialQueueData['saved']): Html | string {
 }
 
 /** Who to call now, oldest first, with the prospect's local time and a form for the outcome. */
-export function dialQueuePage({ tasks, now, zone, csrf, saved }: DialQueueData): Html {
+export function dialQueuePage({ tasks, blocked, now, zone, csrf, saved }: DialQueueData): Html {
   return html`<main>
     <h1>Dial queue</h1>
     ${savedNotice(saved)}
@@ -60,7 +62,41 @@ export function dialQueuePage({ tasks, now, zone, csrf, saved }: DialQueueData):
           )
         : html`<p class="empty">Nobody to call: every new lead with a phone lands here.</p>`
     }
+    ${
+      blocked.length
+        ? html`<h2>Blocked by screening</h2>
+            <p class="muted">Not to be called: the number is on a suppression list, or opted out.</p>
+            ${blockedTable(blocked, zone)}`
+        : ''
+    }
   </main>`;
+}
+
+/** Why screening blocked a call, in words (docs/compliance.md). */
+const BLOCKED_WHY: Record<string, string> = {
+  opted_out: 'opted out',
+  dnc: 'on the do-not-call list',
+  litigator: 'on the litigator list',
+  registry_without_consent: 'on the Do Not Call Registry, no consent evidence',
+  registry_stale: 'the registry list is stale, no consent evidence',
+};
+
+/** The call tasks screening blocked, with why: no phone link, no outcome form. */
+export function blockedTable(blocked: BlockedCallTask[], zone: string): Html {
+  return dataTable(
+    ['Lead', 'Phone', 'Why', 'Since'],
+    blocked.map(
+      (t) =>
+        html`<tr>
+          <td><a href="/console/leads/${t.lead_id}">${t.name}</a></td>
+          <td>${t.phone ? phone(t.phone) : '—'}</td>
+          <td>
+            <span class="status bad">do not call</span> ${BLOCKED_WHY[t.blocked_reason] ?? t.blocked_reason}
+          </td>
+          <td>${when(t.created_at, zone)}</td>
+        </tr>`,
+    ),
+  );
 }
 
 function taskRow(t: CallTask, now: string, zone: string, csrf: string): Html {

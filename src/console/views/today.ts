@@ -1,8 +1,9 @@
 import type { AgendaEntry } from '../../appointments/appointment-queries.ts';
-import type { CallTask } from '../../automations/dial-queue.ts';
-import { clock, phone } from '../format.ts';
+import type { BlockedCallTask, CallTask } from '../../automations/dial-queue.ts';
+import { clock, phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable } from './components.ts';
+import { blockedTable } from './dial-queue.ts';
 
 /** A new lead nobody has called yet. */
 export interface WaitingLead {
@@ -19,6 +20,10 @@ export interface TodayData {
   callsLater: Array<CallTask & { due_at: string }>;
   /** Today's appointments, in the agent's day. */
   appointments: AgendaEntry[];
+  /** Call tasks screening blocked (docs/compliance.md): shown, never to be called. */
+  blocked: BlockedCallTask[];
+  /** The registry list that covers the agent's leads; null when none does. */
+  registry: { loaded_at: string; stale: boolean } | null;
   samples: number;
   reviewDays: number;
   failedDeliveries: number;
@@ -80,10 +85,20 @@ function appointmentItem(a: AgendaEntry, zone: string): Html {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** The warning a stale registry list gives: until it is reloaded, leads without consent are not contacted. */
+function registryWarning(r: TodayData['registry'], zone: string): Html | string {
+  if (!r?.stale) return '';
+  return html`<p class="error" role="alert">
+    <strong>Your Do Not Call Registry list is stale</strong>: loaded ${when(r.loaded_at, zone)}, more than 31
+    days ago. Until it is reloaded, leads without consent evidence get no automatic text or call.
+  </p>`;
+}
+
 /** Today: new leads waiting with their age, calls due now and later, appointments, what waits elsewhere. */
 export function todayPage(d: TodayData): Html {
   return html`<main>
     <h1>Today</h1>
+    ${registryWarning(d.registry, d.zone)}
     <ul class="tiles" aria-label="At a glance">
       <li><strong>${d.fresh.length}</strong> new ${d.fresh.length === 1 ? 'lead' : 'leads'} waiting</li>
       <li><strong>${d.callsNow.length}</strong> ${d.callsNow.length === 1 ? 'call' : 'calls'} due now</li>
@@ -125,6 +140,15 @@ export function todayPage(d: TodayData): Html {
                 ['Lead', 'Phone', 'Their time', 'When'],
                 d.callsLater.map((t) => callRow(t, d.now, d.zone, true)),
               )}`
+          : ''
+      }
+      ${
+        d.blocked.length
+          ? html`<h3>Blocked by screening</h3>
+              <p class="muted">
+                Not to be called: the number is on a list, or opted out (see Compliance in the docs).
+              </p>
+              ${blockedTable(d.blocked, d.zone)}`
           : ''
       }
       <p><a href="/console/dial-queue">Open the dial queue</a> to call and save each outcome.</p>
