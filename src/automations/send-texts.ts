@@ -115,15 +115,17 @@ async function sendOne(
   now: Date,
 ): Promise<keyof TextRound> {
   // Asked text by text, just before sending: a STOP that came a moment ago, or a number added to
-  // a list since the text was scheduled, still counts.
-  const reason = await blocked({ t, lead });
+  // a list since the text was scheduled, still counts. The confirmation of a STOP is the one text
+  // that goes to an opted-out number, at once.
+  const confirmation = t.kind === 'opt_out_confirmation';
+  const reason = confirmation ? null : await blocked({ t, lead });
   if (reason !== null) {
     await finishText(db, t, { status: 'suppressed', error: reason === 'opted_out' ? 'opted out' : reason });
     return 'suppressed';
   }
   const state = typeof lead?.state === 'string' ? lead.state : null;
   const allowedAt = nextAllowedInstant(now, leadZone(lead ?? {}, t.agent_timezone), contactRule(state));
-  if (allowedAt.getTime() > now.getTime()) {
+  if (!confirmation && allowedAt.getTime() > now.getTime()) {
     await finishText(db, t, { status: 'scheduled', error: 'outside calling hours', send_at: allowedAt });
     return 'deferred';
   }
