@@ -12,9 +12,9 @@ ALTER TABLE sources ADD COLUMN consent text NOT NULL DEFAULT 'none'
 CREATE TABLE consent_checks (
   agent_id     uuid NOT NULL,
   lead_id      uuid NOT NULL,
-  provider     text NOT NULL CHECK (provider IN ('trustedform', 'jornaya')),
+  provider     text NOT NULL CHECK (provider IN ('trustedform', 'jornaya', 'none')),
   evidence     text NOT NULL,
-  status       text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'verified', 'failed')),
+  status       text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'present', 'verified', 'failed')),
   reason       text,
   attempts     integer NOT NULL DEFAULT 0,
   next_at      timestamptz NOT NULL,

@@ -1,6 +1,12 @@
 import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
-import { SOURCE_COLUMNS, toSource, type SourceColumns, type SourceRow } from './source-row.ts';
+import {
+  SOURCE_COLUMNS,
+  toSource,
+  type SourceColumns,
+  type SourceConsent,
+  type SourceRow,
+} from './source-row.ts';
 import { run, sql } from '../db/statement.ts';
 import { hashToken, newSourceToken, tokenKey } from './tokens.ts';
 
@@ -237,6 +243,7 @@ export interface SourcePatch {
   meta_verify_token_hash?: string | null;
   meta_listen?: boolean;
   google_key_hash?: string | null;
+  consent?: SourceConsent;
 }
 
 const NULLABLE_SETTINGS = [
@@ -256,6 +263,7 @@ const UPDATE_SOURCE = sql(
         active = COALESCE(${p('active', 'boolean')}, active),
         name = COALESCE(${p('name', 'text')}, name),
         meta_listen = COALESCE(${p('meta_listen', 'boolean')}, meta_listen),
+        consent = COALESCE(${p('consent', 'text')}, consent),
         ${NULLABLE_SETTINGS.map(
           ([column, type]) =>
             `${column} = CASE WHEN ${p(`set_${column}`, 'boolean')} THEN ${p(column, type)} ELSE ${column} END`,
@@ -276,6 +284,7 @@ export async function updateSource(
     active: patch.active,
     name: patch.name,
     meta_listen: patch.meta_listen,
+    consent: patch.consent,
   };
   for (const [column] of NULLABLE_SETTINGS) {
     record[`set_${column}`] = patch[column] !== undefined;

@@ -18,7 +18,12 @@ export interface SourceRow {
   has_google_key: boolean;
   /** The agency whose producers its leads are routed to; null: its agent's own source. */
   agency_id: string | null;
+  /** The consent evidence its leads must bring before automatic contact (docs/consent-and-revocation.md). */
+  consent: SourceConsent;
 }
+
+export const SOURCE_CONSENT = ['none', 'present', 'verified'] as const;
+export type SourceConsent = (typeof SOURCE_CONSENT)[number];
 
 export interface MetaStatus {
   page_access_token_set: boolean;
@@ -32,7 +37,7 @@ export interface MetaStatus {
 export const SOURCE_COLUMNS = `source_id, agent_id, name, active, created_at, updated_at, signing_key IS NOT NULL AS has_signing_key,
   rate_limit_rps, rate_limit_burst, meta_page_access_token IS NOT NULL AS meta_page_access_token_set,
   meta_app_secret IS NOT NULL AS meta_app_secret_set, meta_verify_token_hash IS NOT NULL AS meta_verify_token_set,
-  meta_listen, meta_reconnect_since, google_key_hash IS NOT NULL AS has_google_key, agency_id`;
+  meta_listen, meta_reconnect_since, google_key_hash IS NOT NULL AS has_google_key, agency_id, consent`;
 
 /** A sources row as SOURCE_COLUMNS reads it. */
 export type SourceColumns = Omit<SourceRow, 'meta'> & {

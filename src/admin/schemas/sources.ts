@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../../limits.ts';
+import { SOURCE_CONSENT } from '../../sources/source-row.ts';
 import {
   Enum,
   ListOf,
@@ -46,6 +47,10 @@ export const Source = Type.Object({
     { description: 'Meta Lead Ads: which settings are set, never their values (docs/senders.md).' },
   ),
   has_google_key: Type.Boolean({ description: 'Whether Google Ads lead forms must carry a google_key.' }),
+  consent: Enum(
+    SOURCE_CONSENT,
+    'The consent evidence its leads must bring before any automatic text or call: `none`; `present` (a certificate URL or LeadiD token); `verified` (confirmed by TrustedForm or Jornaya first). docs/consent-and-revocation.md.',
+  ),
 });
 
 export const SourceWithToken = Type.Object({
@@ -96,6 +101,7 @@ export const UpdateSourceBody = Type.Object({
   rate_limit_burst: RateLimit(LIMITS.sourceRateMaxBurst, 'null returns to the server’s default.'),
   meta: Type.Optional(MetaSettings),
   google_key: Credential('The key Google Ads lead form webhooks to this source must carry'),
+  consent: Type.Optional(Source.properties.consent),
 });
 
 /** The console's form of the same settings: each field the API takes, flat, and how leads land. */
