@@ -56,6 +56,15 @@ export interface AutomationConfig {
     /** Shared secret of the inbound-SMS webhook (`x-sms-secret` header or `?secret=`). */
     inboundSecret?: string;
   };
+  /** The consent evidence providers, for sources set to `consent: "verified"` (docs/consent-and-revocation.md). */
+  consent?: ConsentProviders;
+}
+
+export interface ConsentProviders {
+  /** TRUSTEDFORM_API_KEY, TRUSTEDFORM_BASE_URL (https://cert.trustedform.com). */
+  trustedform?: { apiKey: string; baseUrl: string };
+  /** JORNAYA_ACCOUNT_CODE, JORNAYA_AUDIT_KEY, JORNAYA_PROVIDER_CODE, JORNAYA_BASE_URL (https://api.leadid.com). */
+  jornaya?: { accountCode: string; auditKey: string; providerCode: string; baseUrl: string };
 }
 
 export class ConfigError extends Error {}
@@ -153,6 +162,26 @@ function automationConfig(env: NodeJS.ProcessEnv): AutomationConfig {
         : {}),
       ...(env.SMS_INBOUND_SECRET ? { inboundSecret: env.SMS_INBOUND_SECRET } : {}),
     },
+    consent: consentProvidersFrom(env),
+  };
+}
+
+function consentProvidersFrom(env: NodeJS.ProcessEnv): ConsentProviders {
+  const { TRUSTEDFORM_API_KEY: key, JORNAYA_ACCOUNT_CODE: lac, JORNAYA_AUDIT_KEY: lak } = env;
+  return {
+    ...(key
+      ? { trustedform: { apiKey: key, baseUrl: env.TRUSTEDFORM_BASE_URL || 'https://cert.trustedform.com' } }
+      : {}),
+    ...(lac && lak
+      ? {
+          jornaya: {
+            accountCode: lac,
+            auditKey: lak,
+            providerCode: env.JORNAYA_PROVIDER_CODE ?? '',
+            baseUrl: env.JORNAYA_BASE_URL || 'https://api.leadid.com',
+          },
+        }
+      : {}),
   };
 }
 

@@ -168,6 +168,15 @@ export const LIMITS = {
   dispatchLeaseMs: 30_000,
   /** How long a webhook receiver or an SMS provider has to answer. */
   outboundTimeoutMs: 10_000,
+  /**
+   * How long automatic contact waits for a lead's consent evidence to be verified: past it, the
+   * check has failed (`timeout`) and the lead's texts and call task are blocked. Tries within it
+   * come after 5 s, 10 s, 20 s, … (docs/consent-and-revocation.md).
+   */
+  consentCheckDeadlineMs: 10 * 60_000,
+  consentRetryBaseMs: 5_000,
+  /** Consent checks a worker asks its providers at once. */
+  consentCheckBatch: 50,
   /** A destination failing this long without one success is disabled. */
   destinationDisableAfterMs: 5 * 86_400_000,
   /** Rows the admin API lists at most (deliveries, dial queue). */

@@ -185,7 +185,7 @@ describe('notes and calls', () => {
 });
 
 describe('do not contact', () => {
-  it('When a lead is marked do not contact, then its waiting text is suppressed, its call task closed, and nothing new is sent to its number', async () => {
+  it('When a lead is marked do not contact, then its waiting text is suppressed, its call task blocked, and nothing new is sent to its number', async () => {
     const { lead_id, phone: number } = await newLead({ sms_consent: true });
     // At night there: the call task is made, the first text waits for 8 a.m.
     await testDispatcher(t.db, undefined, { now: () => NIGHT }).runOnce();
@@ -203,7 +203,7 @@ describe('do not contact', () => {
       'SELECT status FROM dial_tasks WHERE lead_id = $1',
       [lead_id],
     );
-    expect(tasks).toEqual([{ status: 'done' }]);
+    expect(tasks).toEqual([{ status: 'blocked' }]);
     expect((await history(lead_id)).history.at(-1)).toMatchObject({
       event: 'do_not_contact',
       details: { phone: number, texts_suppressed: 1, calls_closed: 1 },

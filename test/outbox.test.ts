@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordOptOut } from '../src/automations/opt-out-repository.ts';
 import { OUTBOX_TOPICS } from '../src/outbox/topics.ts';
 import { createAgency, putMember } from '../src/routing/agency-repository.ts';
 import { createSource } from '../src/sources/source-repository.ts';
@@ -249,6 +250,33 @@ describe('outbox: a lead of an agency moved on', () => {
           from_agent_id: first.agent_id,
           agent_id: to.agent_id,
           rule: 'reassigned',
+        },
+      },
+    ]);
+  });
+});
+
+describe('outbox: a number opted out', () => {
+  it('When a prospect revokes consent, then lead.opted_out for the lead, under its agent', async () => {
+    const src = await freshSource();
+    const lead = (await send(src, { name: 'Opting Olive', phone: '3125550298' })).body.lead_id as string;
+    const before = await maxSeq(src);
+    await recordOptOut(
+      t.db,
+      '3125550298',
+      { by: 'words', phrase: 'stop texting', language: 'en' },
+      new Date(),
+    );
+    expect(await messagesAfter(src, before)).toEqual([
+      {
+        topic: 'lead.opted_out',
+        payload: {
+          lead_id: lead,
+          source_id: src.source_id,
+          phone: '3125550298',
+          by: 'words',
+          words: 'stop texting',
+          opted_out_at: expect.any(String),
         },
       },
     ]);

@@ -31,7 +31,7 @@ const dispatcherAt = (at: string | Date, sms?: SmsProvider) =>
 const admin = (url: string) => adminInject(t.app, 'GET', url);
 async function texts(leadId: string) {
   const { rows } = await t.db.query<{ status: string; send_at: Date; body: string; provider: string | null }>(
-    'SELECT status, send_at, body, provider FROM sms_messages WHERE lead_id = $1 ORDER BY created_at',
+    "SELECT status, send_at, body, provider FROM sms_messages WHERE lead_id = $1 AND kind = 'lead' ORDER BY created_at",
     [leadId],
   );
   return rows.map((r) => ({ ...r, send_at: new Date(r.send_at).toISOString() }));
@@ -363,7 +363,7 @@ describe('speed to lead: the first text', () => {
       (
         await post(
           { 'x-sms-secret': SECRET },
-          { from: '+13125550112', body: 'stop calling me at work please' },
+          { from: '+13125550112', body: 'can you call me at work please' },
         )
       ).json(),
     ).toEqual({ received: true, opted_out: false });
@@ -413,7 +413,8 @@ describe('speed to lead: SMS providers', () => {
     });
     await dispatcherAt('2027-01-15T18:00:00Z', twilio).runOnce(); // noon in Chicago: within calling hours
     const call = receiver.received.find(
-      (r) => r.path === `/2010-04-01/Accounts/${TWILIO.accountSid}/Messages.json`,
+      (r) =>
+        r.path === `/2010-04-01/Accounts/${TWILIO.accountSid}/Messages.json` && r.body.includes('3125550114'),
     );
     expect(call?.headers.authorization).toBe(
       `Basic ${Buffer.from(`${TWILIO.accountSid}:${TWILIO.authToken}`).toString('base64')}`,

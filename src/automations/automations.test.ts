@@ -3,7 +3,6 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
 import { checkDestinationUrl, isPublicAddress, publicOnlyLookup } from './destination-address.ts';
-import { optOutWord } from './opt-out.ts';
 import { sha256, webhookBody } from './payloads.ts';
 import { nextDelay } from './retry-schedule.ts';
 import { renderText } from './sms-template.ts';
@@ -229,19 +228,6 @@ describe('planFollowUp: speed to lead', () => {
 });
 
 describe('texts', () => {
-  it.each([
-    ['STOP', 'STOP'],
-    [' stop ', 'STOP'],
-    ['Stop.', 'STOP'],
-    ['opt  out', 'OPT OUT'],
-    ['UnSubscribe!', 'UNSUBSCRIBE'],
-    ['stop calling', null],
-    ['please stop', null],
-    ['', null],
-  ])('When the reply is %j, then it is the opt-out word %s', (text, word) => {
-    expect(optOutWord(text)).toBe(word);
-  });
-
   it('When the template is rendered, then the placeholders are filled and unknown ones left as written', () => {
     const ctx = {
       agent_name: 'Dana',

@@ -5,8 +5,9 @@ import { iso, type Queryable } from '../db/index.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import { statusAfterCall, type CallOutcome, type LeadStatus } from '../leads/lead-status.ts';
 import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
-import { doNotContactSql } from './do-not-contact.ts';
 import { leadZone } from './lead-zone.ts';
+import { consentHeldSql } from './consent-repository.ts';
+import { optedOutSql } from './sms-repository.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
 /**
@@ -81,7 +82,7 @@ export async function listCallTasks(
     `SELECT t.task_id, t.lead_id, t.status, t.created_at, t.not_before, l.name, l.phone, l.fields
        FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
       WHERE t.agent_id = $1 AND t.status = 'open' AND (t.not_before IS NULL OR t.not_before <= $3)
-        AND NOT ${doNotContactSql('t.agent_id', 'l.phone')}
+        AND NOT ${optedOutSql('t.agent_id', 'l.phone')} AND NOT ${consentHeldSql('t.agent_id', 't.lead_id')}
       ORDER BY l.created_at, l.lead_id LIMIT $2`,
     [agent.agent_id, limit, until.toISOString()],
   );

@@ -9,12 +9,15 @@ import { fromHand, sendDueTexts, type TextRound } from './send-texts.ts';
 import { sendDueWebhooks, type WebhookRound } from './send-webhooks.ts';
 import { createSmsProvider, type SmsProvider } from './sms-providers.ts';
 import { releaseTexts, type HandedText } from './sms-repository.ts';
+import { verifyDueConsent, type ConsentRound } from './verify-consent.ts';
 
 export interface DispatchRound extends WebhookRound {
   dispatched: number;
   /** Leads of an agency the claim timer moved on. */
   reassigned: number;
   texts: TextRound;
+  /** Consent checks answered by their providers this round. */
+  consent: ConsentRound;
 }
 
 interface Log {
@@ -26,7 +29,8 @@ export interface Dispatcher {
   /** One round: hand new outbox messages on, move unclaimed leads on, send due webhooks, send due texts. */
   runOnce(): Promise<DispatchRound>;
   /**
-   * Rounds until stopped, in three loops (hand on and the claim timer; send webhooks; send texts),
+   * Rounds until stopped, in four loops (hand on and the claim timer; send webhooks; send texts;
+   * verify consent evidence),
    * each at once after a full round and every LIMITS.dispatcherPollMs otherwise.
    */
   start(): void;
@@ -84,10 +88,28 @@ export function createDispatcher(
       opts.metrics?.texts.inc({ outcome }, texts[outcome]);
     return texts;
   };
+  const verifyConsent = (at: Date): Promise<ConsentRound> =>
+    verifyDueConsent(db, config.consent ?? {}, {
+      now: at,
+      batch: LIMITS.consentCheckBatch,
+      leaseMs: webhooks.leaseMs,
+      timeoutMs: LIMITS.outboundTimeoutMs,
+      retryBaseMs: LIMITS.consentRetryBaseMs,
+    });
   /** Logs what a round did; returns how much work it found (a full round: go again at once). */
   const progress = (round: Partial<DispatchRound>): number => {
-    const { dispatched = 0, reassigned = 0, delivered = 0, failed = 0, dead = 0, gone = 0, texts } = round;
-    const found = dispatched + reassigned + delivered + failed + dead + gone + (texts?.sent ?? 0);
+    const {
+      dispatched = 0,
+      reassigned = 0,
+      delivered = 0,
+      failed = 0,
+      dead = 0,
+      gone = 0,
+      texts,
+      consent,
+    } = round;
+    const checked = consent ? consent.verified + consent.failed + consent.retried : 0;
+    const found = dispatched + reassigned + delivered + failed + dead + gone + (texts?.sent ?? 0) + checked;
     if (found > 0 || (texts?.failed ?? 0) > 0) log.info({ dispatcher: round }, 'dispatcher round');
     return found;
   };
@@ -97,13 +119,15 @@ export function createDispatcher(
     const dispatched = await handOn(at);
     const reassigned = await reassignUnclaimed(db, at, LIMITS.dispatcherBatch);
     const sent = await sendWebhooks();
+    const consent = await verifyConsent(at);
     const texts = await sendTexts(at);
-    const round = { dispatched, reassigned, ...sent, texts };
+    const round = { dispatched, reassigned, ...sent, texts, consent };
     progress(round);
     return round;
   };
 
-  // Three loops, so none waits for another: handing on new messages, sending webhooks, and texting
+  // Four loops, so none waits for another: handing on new messages, sending webhooks, texting, and
+  // verifying consent evidence
   // (a text provider answers in hundreds of ms; a round of texts in the hand-on loop held back
   // every webhook behind it). Each goes again at once after a full round (a backlog), and after
   // LIMITS.dispatcherPollMs otherwise: under a steady stream of leads a round then takes all that
@@ -118,6 +142,7 @@ export function createDispatcher(
     },
     async () => progress(await sendWebhooks()),
     async () => progress({ texts: await sendTexts(now()) }),
+    async () => progress({ consent: await verifyConsent(now()) }),
   ];
   let stopped = true;
   const running = new Set<Promise<void>>();

@@ -2,14 +2,10 @@ import type { Queryable } from '../db/index.ts';
 
 /**
  * The opt-out an agent records for a number ("do not contact"), beside the prospect's own STOP
- * words in `sms_opt_outs`: both stop texts, this one stops calls too (the dial queue leaves the
- * number out). Why it is kept by number, not by lead: docs/decisions/0063-the-agents-day.md.
+ * words in `sms_opt_outs`: both stop texts and calls (the dial queue leaves the number out, and
+ * its open call tasks are blocked). Why it is kept by number, not by lead: docs/decisions/0063-the-agents-day.md.
  */
 export const DO_NOT_CONTACT = 'DO NOT CONTACT';
-
-/** Whether the agent marked a number "do not contact", as an SQL expression of two others. */
-export const doNotContactSql = (agent: string, phone: string): string =>
-  `EXISTS (SELECT FROM sms_opt_outs o WHERE o.agent_id = ${agent} AND o.phone = ${phone} AND o.keyword = '${DO_NOT_CONTACT}')`;
 
 /**
  * Marks the agent's number "do not contact", in the caller's transaction: the opt-out (a STOP
@@ -33,7 +29,7 @@ export async function markDoNotContact(
     [agentId, phone],
   );
   const calls = await tx.query(
-    `UPDATE dial_tasks t SET status = 'done', done_at = $3
+    `UPDATE dial_tasks t SET status = 'blocked', blocked_reason = 'do_not_contact', done_at = $3
        FROM leads l
       WHERE t.agent_id = $1 AND t.status = 'open' AND l.agent_id = t.agent_id AND l.lead_id = t.lead_id
         AND l.phone = $2`,

@@ -1,8 +1,10 @@
 import type { Database, Queryable } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
+import { LIMITS } from '../limits.ts';
 import { getLeadViews } from '../leads/lead-queries.ts';
 import { insertDeliveries, type NewDelivery } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
+import { createConsentChecks } from './consent-repository.ts';
 import { addCallTasks, type NewCallTask } from './dial-queue.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
@@ -161,11 +163,16 @@ async function writeRound(
   now: Date,
   claim: { texts: number; leaseMs: number },
 ): Promise<FanOutRound> {
+  // Sent in this order and run in it: the consent checks block the call tasks made before them.
+  const created = rows.flatMap((m) =>
+    m.topic === 'lead.created' && m.lead_id ? [{ agent_id: m.agent_id, lead_id: m.lead_id }] : [],
+  );
   const [, , written, removed] = await Promise.all([
     insertDeliveries(tx, deliveries),
     addCallTasks(tx, tasks),
     scheduleTexts(tx, claimDue(texts, now, claim)),
     tx.query(DELETE_HANDED_ON, [rows.map((m) => m.agent_id), rows.map((m) => m.message_id)]),
+    createConsentChecks(tx, created, now, LIMITS.consentCheckDeadlineMs),
   ]);
   if (removed.rowCount !== rows.length)
     throw new HandedOnMeanwhile('a message of the round was handed on meanwhile');

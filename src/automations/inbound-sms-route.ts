@@ -5,16 +5,16 @@ import type { Database } from '../db/index.ts';
 import { appError, errorResponses } from '../errors.ts';
 import { normalizePhone } from '../ingest/normalize/phone.ts';
 import { isJsonObject } from '../json.ts';
-import { insertHistory } from '../leads/lead-repository.ts';
-import { optOutWord } from './opt-out.ts';
-import { optOut } from './sms-repository.ts';
+import { recordOptOut } from './opt-out-repository.ts';
+import { revocation } from './revocation.ts';
 
 export const INBOUND_SMS_PATH = '/v1/sms/inbound';
 
 /**
- * `POST /v1/sms/inbound`: the SMS provider's inbound-message webhook. A reply that is an opt-out
- * word (STOP, UNSUBSCRIBE, …) opts the number out of every agent that texted it, for good; the
- * opt-out and its time go into each lead's history. Authenticated by a shared secret
+ * `POST /v1/sms/inbound`: the SMS provider's inbound-message webhook. A reply that revokes consent,
+ * by keyword (STOP, ALTO, …) or in plain words ("stop texting me", "número equivocado"), opts the
+ * number out of texts and calls for good, for every agent it reaches (recordOptOut), and gets one
+ * confirmation text. Authenticated by a shared secret
  * (`SMS_INBOUND_SECRET`, in `x-sms-secret` or `?secret=`) or, with Twilio, by its request signature.
  * Takes Twilio's form (`From`, `Body`) or JSON (`from`, `body`).
  */
@@ -34,20 +34,11 @@ export async function registerInboundSms(
     const phone = normalizePhone(typeof from === 'string' ? from : '');
     if (!phone.ok || typeof text !== 'string')
       throw appError('VALIDATION_ERROR', 'from must be a phone number and body a text');
-    const word = optOutWord(text);
-    if (!word) return { received: true, opted_out: false };
-    const leads = await optOut(deps.db, phone.value, word);
-    for (const { agent_id, lead_id } of leads) {
-      await insertHistory(deps.db, {
-        agent_id,
-        lead_id,
-        source_id: null,
-        event: 'sms_opt_out',
-        details: { phone: phone.value, keyword: word },
-      });
-    }
-    request.log.info({ agents: leads.length }, 'SMS opt-out recorded');
-    return { received: true, opted_out: true, agents: leads.length };
+    const how = revocation(text);
+    if (!how) return { received: true, opted_out: false };
+    const recorded = await recordOptOut(deps.db, phone.value, how, new Date());
+    request.log.info({ ...recorded, by: how.by }, 'SMS opt-out recorded');
+    return { received: true, opted_out: true, agents: recorded.agents };
   });
 }
 
@@ -65,7 +56,8 @@ const message = {
 const INBOUND_SMS_SCHEMA = {
   tags: ['Automations'],
   operationId: 'receiveSms',
-  summary: 'The SMS provider’s inbound-message webhook: opt-out words stop texts for good',
+  summary:
+    'The SMS provider’s inbound-message webhook: an opt-out, by keyword or in plain words, stops texts and calls for good',
   description:
     'Authenticated by `x-sms-secret` (or `?secret=`) equal to SMS_INBOUND_SECRET, or, with Twilio, by `X-Twilio-Signature`. Form (`From`, `Body`) or JSON (`from`, `body`).',
   security: [],

@@ -1,5 +1,6 @@
 import { gathered } from '../db/gathered.ts';
 import type { Database } from '../db/index.ts';
+import { consentHolds } from './consent-repository.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { leadZone } from './lead-zone.ts';
@@ -100,6 +101,11 @@ function roundTrips(db: Database, now: Date) {
       );
       return decisions.map((d) => d.text);
     }),
+    /** What holds the text's lead for its consent evidence (consent-repository.ts), if anything. */
+    consent: gathered(async (texts: ClaimedText[]) => {
+      const holds = await consentHolds(db, texts, now);
+      return texts.map((t) => holds.get(`${t.agent_id} ${t.lead_id}`));
+    }),
     recordSent: gathered(async (sent: SentText[]) => {
       await recordSentTexts(db, sent);
       return sent.map(() => undefined);
@@ -108,22 +114,34 @@ function roundTrips(db: Database, now: Date) {
 }
 
 async function sendOne(
-  { db, blocked, recordSent }: ReturnType<typeof roundTrips>,
+  { db, blocked, consent, recordSent }: ReturnType<typeof roundTrips>,
   provider: SmsProvider,
   t: ClaimedText,
   lead: FollowUpLead | undefined,
   now: Date,
 ): Promise<keyof TextRound> {
   // Asked text by text, just before sending: a STOP that came a moment ago, or a number added to
-  // a list since the text was scheduled, still counts.
-  const reason = await blocked({ t, lead });
+  // a list since the text was scheduled, still counts. The confirmation of a STOP is the one text
+  // that goes to an opted-out number, at once.
+  const confirmation = t.kind === 'opt_out_confirmation';
+  const reason = confirmation ? null : await blocked({ t, lead });
   if (reason !== null) {
     await finishText(db, t, { status: 'suppressed', error: reason === 'opted_out' ? 'opted out' : reason });
     return 'suppressed';
   }
+  // A lead whose source asks for verified consent waits for the check, and never goes past it.
+  const hold = confirmation ? undefined : await consent(t);
+  if (hold && 'failed' in hold) {
+    await finishText(db, t, { status: 'suppressed', error: `consent ${hold.failed}` });
+    return 'suppressed';
+  }
+  if (hold) {
+    await finishText(db, t, { status: 'scheduled', error: 'waiting for consent', send_at: hold.wait_until });
+    return 'deferred';
+  }
   const state = typeof lead?.state === 'string' ? lead.state : null;
   const allowedAt = nextAllowedInstant(now, leadZone(lead ?? {}, t.agent_timezone), contactRule(state));
-  if (allowedAt.getTime() > now.getTime()) {
+  if (!confirmation && allowedAt.getTime() > now.getTime()) {
     await finishText(db, t, { status: 'scheduled', error: 'outside calling hours', send_at: allowedAt });
     return 'deferred';
   }

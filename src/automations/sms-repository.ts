@@ -1,5 +1,5 @@
 import { newId } from '../db/ids.ts';
-import type { Database, Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/index.ts';
 import { columnList, run, sql } from '../db/statement.ts';
 import type { FollowUpLead } from './follow-up-leads.ts';
 import { HISTORY_ROW, historyRow, type NewHistoryEntry } from '../leads/lead-repository.ts';
@@ -112,36 +112,6 @@ export async function optedOut(
   return new Set(rows.map((r) => agentPhoneKey(r.agent_id, r.phone)));
 }
 
-/**
- * Records an opt-out for every agent that has texted this number (they share the sending number),
- * and suppresses the texts still scheduled to it. Returns the agents and leads it applies to.
- */
-export async function optOut(
-  db: Database,
-  phone: string,
-  keyword: string,
-): Promise<Array<{ agent_id: string; lead_id: string }>> {
-  return db.withTransaction(async (tx) => {
-    const { rows } = await tx.query<{ agent_id: string; lead_id: string }>(
-      `SELECT DISTINCT ON (agent_id) agent_id, lead_id FROM sms_messages WHERE to_phone = $1
-        ORDER BY agent_id, created_at DESC`,
-      [phone],
-    );
-    for (const { agent_id } of rows) {
-      await tx.query(
-        `INSERT INTO sms_opt_outs (agent_id, phone, keyword) VALUES ($1, $2, $3) ON CONFLICT (agent_id, phone) DO NOTHING`,
-        [agent_id, phone, keyword],
-      );
-      await tx.query(
-        `UPDATE sms_messages SET status = 'suppressed', error = 'opted out', lease_until = NULL
-          WHERE agent_id = $1 AND to_phone = $2 AND status = 'scheduled'`,
-        [agent_id, phone],
-      );
-    }
-    return rows;
-  });
-}
-
 export interface ClaimedText {
   agent_id: string;
   sms_id: string;
@@ -152,6 +122,8 @@ export interface ClaimedText {
   attempts: number;
   /** The agent's zone: the prospect's calling hours fall back to it. */
   agent_timezone: string;
+  /** `opt_out_confirmation`: the one reply to an opt-out, sent whatever the opt-out and the hours say. */
+  kind?: 'lead' | 'opt_out_confirmation';
 }
 
 /**
@@ -197,7 +169,7 @@ export async function claimDueTexts(
             lease_until = $2::timestamptz + make_interval(secs => $3)
        FROM due, agents a
       WHERE m.agent_id = due.agent_id AND m.sms_id = due.sms_id AND a.agent_id = m.agent_id
-     RETURNING m.agent_id, m.sms_id, m.lead_id, m.to_phone, m.body, m.attempts,
+     RETURNING m.agent_id, m.sms_id, m.lead_id, m.to_phone, m.body, m.attempts, m.kind,
                a.timezone AS agent_timezone`,
     [limit, now.toISOString(), leaseMs / 1000],
   );

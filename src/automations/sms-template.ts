@@ -36,3 +36,10 @@ function appointmentTime({ scheduled_at, zone }: { scheduled_at: string; zone: s
   const fast = UTC_INSTANT.test(scheduled_at) ? formatAppointmentTime(Date.parse(scheduled_at), zone) : null;
   return fast ?? formatWithZoneName(DateTime.fromISO(scheduled_at, { zone }), 'EEE, MMM d, h:mm a');
 }
+
+/** The one text that confirms an opt-out, in the language the prospect used. */
+export function confirmationText(agentName: string, language: 'en' | 'es'): string {
+  return language === 'es'
+    ? `${agentName}: se ha dado de baja. No recibirá más mensajes ni llamadas de nuestra parte.`
+    : `${agentName}: you are unsubscribed and will get no more texts or calls from us.`;
+}

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import { listAgenda } from '../appointments/appointment-queries.ts';
-import { doNotContactSql } from '../automations/do-not-contact.ts';
 import { listBlockedCallTasks, listCallTasks } from '../automations/dial-queue.ts';
+import { optedOutSql } from '../automations/sms-repository.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { LIMITS } from '../limits.ts';
 import { registryOf } from '../screening/suppression-repository.ts';
@@ -23,7 +23,7 @@ async function waitingLeads(db: Queryable, agentId: string, limit: number): Prom
       WHERE l.agent_id = $1 AND l.status = 'New'
         AND NOT EXISTS (SELECT FROM lead_history h
                          WHERE h.agent_id = l.agent_id AND h.lead_id = l.lead_id AND h.event = 'call_outcome')
-        AND NOT (l.phone IS NOT NULL AND ${doNotContactSql('l.agent_id', 'l.phone')})
+        AND NOT (l.phone IS NOT NULL AND ${optedOutSql('l.agent_id', 'l.phone')})
         AND NOT EXISTS (SELECT FROM dial_tasks t
                          WHERE t.agent_id = l.agent_id AND t.lead_id = l.lead_id AND t.status = 'blocked')
       ORDER BY l.created_at, l.lead_id LIMIT $2`,

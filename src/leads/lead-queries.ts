@@ -67,6 +67,7 @@ interface LeadRow {
   fields: Record<string, unknown> | null;
   custom_fields: unknown;
   consent: unknown;
+  consent_check: unknown;
   screening: unknown;
   body_format: string | null;
   created_at: Date | string;
@@ -76,7 +77,7 @@ interface LeadRow {
 
 // cursor_ts keeps the microseconds a JavaScript Date would lose, so a page never repeats a row.
 const LEAD_COLUMNS = `lead_id, agent_id, source_id, status, name, first_name, last_name, phone, email,
-  campaign_name, idempotency_key, fields, custom_fields, consent, screening, body_format, created_at, updated_at,
+  campaign_name, idempotency_key, fields, custom_fields, consent, consent_check, screening, body_format, created_at, updated_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_ts`;
 
 export async function listLeads(
@@ -203,6 +204,7 @@ function toLeadView(row: LeadRow): LeadView {
   view.idempotency_key = row.idempotency_key;
   view.custom_fields = row.custom_fields ?? {};
   view.consent = row.consent ?? null;
+  view.consent_check = row.consent_check ?? null;
   // A lead stored before screening was on no list as far as anyone knew.
   view.screening = row.screening ?? [];
   view.body_format = row.body_format;

@@ -66,10 +66,27 @@ export interface LeadReassigned {
   rule: string;
 }
 
+/**
+ * A prospect revoked consent to texts and calls (a STOP, or plain words) from the number of this
+ * lead: one per lead of the number, of every agent the opt-out covers.
+ */
+export interface LeadOptedOut {
+  lead_id: string;
+  source_id: string;
+  /** The number that opted out (10 digits). */
+  phone: string;
+  /** `keyword`: the whole reply was an opt-out keyword; `words`: a phrase within it. */
+  by: 'keyword' | 'words';
+  /** The keyword, or the phrase found, as the tables write it. */
+  words: string;
+  opted_out_at: string;
+}
+
 export interface OutboxPayloads {
   'lead.created': LeadCreated;
   'lead.updated': LeadUpdated;
   'lead.reassigned': LeadReassigned;
+  'lead.opted_out': LeadOptedOut;
   'appointment.booked': AppointmentPayload;
   'appointment.rescheduled': AppointmentRescheduled;
   'appointment.canceled': AppointmentCanceled;
@@ -83,6 +100,7 @@ export const OUTBOX_TOPICS = [
   'lead.created',
   'lead.updated',
   'lead.reassigned',
+  'lead.opted_out',
   'appointment.booked',
   'appointment.rescheduled',
   'appointment.canceled',

@@ -1,6 +1,12 @@
 import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
-import { SOURCE_COLUMNS, toSource, type SourceColumns, type SourceRow } from './source-row.ts';
+import {
+  SOURCE_COLUMNS,
+  toSource,
+  type SourceColumns,
+  type SourceConsent,
+  type SourceRow,
+} from './source-row.ts';
 import { run, sql } from '../db/statement.ts';
 import type { AcceptRules, Caps, DeliveryTerms } from './terms.ts';
 import { hashToken, newSourceToken, tokenKey } from './tokens.ts';
@@ -248,6 +254,7 @@ export interface SourcePatch {
   /** The whole set of rules (or caps) the source has from now on. */
   accept?: AcceptRules;
   caps?: Caps;
+  consent?: SourceConsent;
 }
 
 const NULLABLE_SETTINGS = [
@@ -272,6 +279,7 @@ const UPDATE_SOURCE = sql(
         duplicate_days = COALESCE(${p('duplicate_days', 'integer')}, duplicate_days),
         accept = COALESCE(${p('accept', 'jsonb')}, accept),
         caps = COALESCE(${p('caps', 'jsonb')}, caps),
+        consent = COALESCE(${p('consent', 'text')}, consent),
         ${NULLABLE_SETTINGS.map(
           ([column, type]) =>
             `${column} = CASE WHEN ${p(`set_${column}`, 'boolean')} THEN ${p(column, type)} ELSE ${column} END`,
@@ -297,6 +305,7 @@ export async function updateSource(
     duplicate_days: patch.duplicate_days,
     accept: patch.accept === undefined ? undefined : JSON.stringify(patch.accept),
     caps: patch.caps === undefined ? undefined : JSON.stringify(patch.caps),
+    consent: patch.consent,
   };
   for (const [column] of NULLABLE_SETTINGS) {
     record[`set_${column}`] = patch[column] !== undefined;

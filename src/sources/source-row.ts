@@ -25,7 +25,12 @@ export interface SourceRow {
   duplicate_days: number;
   accept: AcceptRules;
   caps: Caps;
+  /** The consent evidence its leads must bring before automatic contact (docs/consent-and-revocation.md). */
+  consent: SourceConsent;
 }
+
+export const SOURCE_CONSENT = ['none', 'present', 'verified'] as const;
+export type SourceConsent = (typeof SOURCE_CONSENT)[number];
 
 export interface MetaStatus {
   page_access_token_set: boolean;
@@ -40,7 +45,7 @@ export const SOURCE_COLUMNS = `source_id, agent_id, name, active, created_at, up
   rate_limit_rps, rate_limit_burst, meta_page_access_token IS NOT NULL AS meta_page_access_token_set,
   meta_app_secret IS NOT NULL AS meta_app_secret_set, meta_verify_token_hash IS NOT NULL AS meta_verify_token_set,
   meta_listen, meta_reconnect_since, google_key_hash IS NOT NULL AS has_google_key, agency_id,
-  price_cents, return_window_hours, duplicate_days, accept, caps`;
+  price_cents, return_window_hours, duplicate_days, accept, caps, consent`;
 
 /** A sources row as SOURCE_COLUMNS reads it. */
 export type SourceColumns = Omit<SourceRow, 'meta'> & {

@@ -43,6 +43,25 @@ export const Lead = Type.Object(
         },
       ),
     ),
+    consent_check: Type.Optional(
+      Nullable(
+        Type.Object({
+          provider: Enum(['trustedform', 'jornaya', 'none'] as const),
+          status: Enum(['pending', 'present', 'verified', 'failed'] as const),
+          reason: Nullable(
+            Type.String({ description: 'Why it failed: `timeout`, `lead_not_matched`, `http_404` …' }),
+          ),
+          checked_at: Nullable(Timestamp()),
+          expires_at: Nullable(
+            Timestamp('Until when the provider keeps the certificate; null when it did not say.'),
+          ),
+        }),
+        {
+          description:
+            'The check of the lead’s consent evidence its source asks for (`consent: "present"` or `"verified"`, docs/consent-and-revocation.md): automatic texts and calls wait while `pending` and are blocked when `failed`. null: its source asks none.',
+        },
+      ),
+    ),
     screening: Type.Optional(
       Type.Array(
         Type.Object({

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../../limits.ts';
 import { US_STATES } from '../../ingest/tables/us-states.ts';
+import { SOURCE_CONSENT } from '../../sources/source-row.ts';
 import {
   Enum,
   ListOf,
@@ -73,6 +74,10 @@ export const Source = Type.Object({
       description:
         'Accepted live deliveries per calendar day and month, in the agent’s time zone (an agency’s source: the agency’s); a cap left out is no cap.',
     },
+  ),
+  consent: Enum(
+    SOURCE_CONSENT,
+    'The consent evidence its leads must bring before any automatic text or call: `none`; `present` (a certificate URL or LeadiD token); `verified` (confirmed by TrustedForm or Jornaya first). docs/consent-and-revocation.md.',
   ),
 });
 
@@ -172,6 +177,7 @@ export const UpdateSourceBody = Type.Object({
   ),
   accept: Type.Optional(AcceptRules),
   caps: Type.Optional(Caps),
+  consent: Type.Optional(Source.properties.consent),
 });
 
 /** The console's form of the same settings: each field the API takes, flat, and how leads land. */

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { newId } from '../db/ids.ts';
+import type { Database, Queryable } from '../db/index.ts';
+import { insertHistory } from '../leads/lead-repository.ts';
+import { enqueue } from '../outbox/enqueue.ts';
+import type { Revocation } from './revocation.ts';
+import { confirmationText } from './sms-template.ts';
+
+/** What an opt-out reached: the agents it was recorded for, their leads of the number, and whether a confirmation was written. */
+export interface OptOutRecorded {
+  agents: number;
+  leads: number;
+  confirmation: boolean;
+}
+
+/**
+ * The agents an opt-out of `$1` covers: every agent with a lead of the number or a text to it, and
+ * every producer of an agency one of them belongs to (an agency's texts and calls are one voice to
+ * the prospect). Asked agent by agent through the (agent, phone) indexes, which leads and texts
+ * already have: an index by phone alone would cost every delivery a write for a rare reply.
+ */
+const AGENTS_OF_NUMBER = `WITH direct AS (
+  SELECT a.agent_id FROM agents a
+   WHERE EXISTS (SELECT FROM leads l WHERE l.agent_id = a.agent_id AND l.phone = $1)
+      OR EXISTS (SELECT FROM sms_messages m WHERE m.agent_id = a.agent_id AND m.to_phone = $1))
+SELECT agent_id FROM direct
+UNION
+SELECT m2.agent_id FROM agency_members m1 JOIN agency_members m2 ON m2.agency_id = m1.agency_id
+ WHERE m1.agent_id IN (SELECT agent_id FROM direct)`;
+
+/**
+ * Records a prospect's opt-out of texts and calls, in one transaction: an opt-out for every agent
+ * the number is covered by (AGENTS_OF_NUMBER), their texts still scheduled to it suppressed and
+ * their open call tasks of it blocked, an `sms_opt_out` line in the history of every lead of the
+ * number and a `lead.opted_out` event for each (partner destinations hear of it), and the one
+ * confirmation text. Why so wide: docs/decisions/0067-consent-verified-and-revocation-in-words.md.
+ */
+export async function recordOptOut(
+  db: Database,
+  phone: string,
+  how: Revocation,
+  now: Date,
+): Promise<OptOutRecorded> {
+  const words = how.by === 'keyword' ? how.keyword : how.phrase;
+  return db.withTransaction(async (tx) => {
+    const agents = (await tx.query<{ agent_id: string }>(AGENTS_OF_NUMBER, [phone])).rows.map(
+      (r) => r.agent_id,
+    );
+    if (agents.length === 0) return { agents: 0, leads: 0, confirmation: false };
+    const at = now.toISOString();
+    await tx.query(
+      `INSERT INTO sms_opt_outs (agent_id, phone, keyword, opted_out_at)
+       SELECT a, $2, $3, $4 FROM unnest($1::uuid[]) AS a ON CONFLICT (agent_id, phone) DO NOTHING`,
+      [agents, phone, words.toUpperCase(), at],
+    );
+    await tx.query(
+      `UPDATE sms_messages SET status = 'suppressed', error = 'opted out', lease_until = NULL
+        WHERE agent_id = ANY($1::uuid[]) AND to_phone = $2 AND status = 'scheduled' AND kind = 'lead'`,
+      [agents, phone],
+    );
+    await tx.query(
+      `UPDATE dial_tasks t SET status = 'blocked', blocked_reason = 'opted_out'
+         FROM leads l
+        WHERE t.agent_id = ANY($1::uuid[]) AND t.status = 'open' AND l.agent_id = t.agent_id
+          AND l.lead_id = t.lead_id AND l.phone = $2`,
+      [agents, phone],
+    );
+    const { rows: leads } = await tx.query<{ agent_id: string; lead_id: string; source_id: string }>(
+      `SELECT agent_id, lead_id, source_id FROM leads
+        WHERE agent_id = ANY($1::uuid[]) AND phone = $2 ORDER BY created_at, lead_id`,
+      [agents, phone],
+    );
+    const details =
+      how.by === 'keyword'
+        ? { phone, keyword: how.keyword }
+        : { phone, words: how.phrase, language: how.language };
+    for (const lead of leads) {
+      await insertHistory(tx, {
+        agent_id: lead.agent_id,
+        lead_id: lead.lead_id,
+        source_id: null,
+        event: 'sms_opt_out',
+        details,
+      });
+      await enqueue(tx, lead.agent_id, [
+        {
+          topic: 'lead.opted_out',
+          payload: {
+            lead_id: lead.lead_id,
+            source_id: lead.source_id,
+            phone,
+            by: how.by,
+            words,
+            opted_out_at: at,
+          },
+        },
+      ]);
+    }
+    return {
+      agents: agents.length,
+      leads: leads.length,
+      confirmation: await confirm(tx, agents, phone, how),
+    };
+  });
+}
+
+/**
+ * Writes the opt-out's confirmation text, due now, from the agent that texted the number last (the
+ * one the prospect answered), else the agent of its latest lead. Its message id is made from the
+ * agent and the number, so however many opt-outs arrive, the (agent, message) key of sms_messages
+ * lets one be written: true when this call wrote it.
+ */
+async function confirm(
+  tx: Queryable,
+  agents: readonly string[],
+  phone: string,
+  how: Revocation,
+): Promise<boolean> {
+  const { rows } = await tx.query<{ agent_id: string; lead_id: string; name: string }>(
+    `SELECT x.agent_id, x.lead_id, a.name FROM (
+       (SELECT agent_id, lead_id, created_at, 0 AS rank FROM sms_messages
+         WHERE agent_id = ANY($1::uuid[]) AND to_phone = $2 AND kind = 'lead' AND status = 'sent'
+         ORDER BY created_at DESC LIMIT 1)
+       UNION ALL
+       (SELECT agent_id, lead_id, created_at, 1 AS rank FROM leads
+         WHERE agent_id = ANY($1::uuid[]) AND phone = $2 ORDER BY created_at DESC LIMIT 1)) x
+     JOIN agents a ON a.agent_id = x.agent_id
+     ORDER BY x.rank, x.created_at DESC LIMIT 1`,
+    [agents, phone],
+  );
+  const from = rows[0];
+  if (!from) return false;
+  const written = await tx.query(
+    `INSERT INTO sms_messages (agent_id, sms_id, lead_id, message_id, to_phone, body, send_at, kind)
+     VALUES ($1, $2, $3, $4, $5, $6, now(), 'opt_out_confirmation')
+     ON CONFLICT (agent_id, message_id) DO NOTHING`,
+    [
+      from.agent_id,
+      newId(),
+      from.lead_id,
+      confirmationId(from.agent_id, phone),
+      phone,
+      confirmationText(from.name, how.language),
+    ],
+  );
+  return written.rowCount > 0;
+}
+
+/** The message id of an agent's confirmation to a number: a UUID made from the two, the same every time. */
+export function confirmationId(agentId: string, phone: string): string {
+  const hex = createHash('sha256').update(`opt-out-confirmation ${agentId} ${phone}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
