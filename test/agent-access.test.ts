@@ -22,6 +22,8 @@ interface World {
   key_id: string;
   key: string;
   task_id: string;
+  /** A return of another lead of the agent's. */
+  return_id: string;
   /** An agency the agent is the fallback producer of, a producer of it, and a lead in its fallback queue. */
   agency_id: string;
   producer_id: string;
@@ -78,6 +80,14 @@ async function world(name: string): Promise<World> {
     await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/keys`),
     201,
   );
+  const returned = await json<{ lead_id: string }>(
+    await deliver(t.app, source.token, { name: `${name} Returned`, phone: '(312) 555-0143' }),
+    200,
+  );
+  const made = await json<{ return_id: string }>(
+    await adminInject(t.app, 'POST', `/leads/${returned.lead_id}/returns`, { reason: 'wrong_number' }),
+    201,
+  );
   const sample = samples.samples[0];
   const delivery = deliveries.deliveries[0];
   const task = queue.tasks[0];
@@ -94,6 +104,7 @@ async function world(name: string): Promise<World> {
     key_id: key.key_id,
     key: key.key,
     task_id: task.task_id,
+    return_id: made.return_id,
     ...agency,
   };
 }
@@ -135,6 +146,7 @@ const PARAMS: Record<string, { of: (w: World) => string; code: string }> = {
   key_id: { of: (w) => w.key_id, code: 'KEY_NOT_FOUND' },
   task_id: { of: (w) => w.task_id, code: 'TASK_NOT_FOUND' },
   agency_id: { of: (w) => w.agency_id, code: 'AGENCY_NOT_FOUND' },
+  return_id: { of: (w) => w.return_id, code: 'RETURN_NOT_FOUND' },
 };
 
 /** A parameter an operation fills with another of the world's records than PARAMS says. */
@@ -163,6 +175,9 @@ const BODIES: Record<string, unknown> = {
   setLeadStatus: { status: 'Not interested' },
   addLeadNote: { note: 'Planted note' },
   recordLeadCall: { outcome: 'no_answer' },
+  returnLead: { reason: 'other' },
+  decideReturn: { status: 'denied' },
+  recordSale: { premium_cents: 100 },
 };
 
 /** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */
