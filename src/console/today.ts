@@ -4,6 +4,7 @@ import { listAgenda } from '../appointments/appointment-queries.ts';
 import { doNotContactSql } from '../automations/do-not-contact.ts';
 import { listCallTasks } from '../automations/dial-queue.ts';
 import { iso, type Queryable } from '../db/index.ts';
+import { returnCandidates } from '../economics/return-candidates.ts';
 import { LIMITS } from '../limits.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { consolePage, signedIn } from './context.ts';
@@ -46,7 +47,7 @@ async function waitingCounts(db: Queryable, agentId: string, now: Date) {
 export async function loadToday(db: Queryable, agent: { agent_id: string; timezone: string }, now: Date) {
   const day = DateTime.fromJSDate(now, { zone: agent.timezone }).startOf('day');
   const endOfDay = day.plus({ days: 1 }).toJSDate();
-  const [fresh, tasks, appointments, counts] = await Promise.all([
+  const [fresh, tasks, appointments, counts, returns] = await Promise.all([
     waitingLeads(db, agent.agent_id, LIMITS.listedRows),
     listCallTasks(db, agent, now, LIMITS.listedRows, endOfDay),
     listAgenda(db, agent.agent_id, {
@@ -54,6 +55,7 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
       to: day.plus({ days: 1 }).toUTC().toISO() ?? '',
     }),
     waitingCounts(db, agent.agent_id, now),
+    returnCandidates(db, agent.agent_id, now, LIMITS.listedRows),
   ]);
   const due = (at: string) => Date.parse(at) <= now.getTime();
   return {
@@ -63,6 +65,7 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
       .filter((t) => !due(t.due_at) && Date.parse(t.due_at) < endOfDay.getTime())
       .sort((a, b) => Date.parse(a.due_at) - Date.parse(b.due_at)),
     appointments,
+    returns,
     ...counts,
   };
 }
