@@ -575,6 +575,31 @@ describe('leadgate sources rate-limit', () => {
   });
 });
 
+describe('leadgate sources terms', () => {
+  it('When terms are set and one rule removed, then the source shows them, and a bad value is refused before any request', async () => {
+    const s = await seedSource(t.db, 'Terms Tina');
+    const set = await leadgate([
+      ...['sources', 'terms', s.source_id, '--price', '12.50', '--duplicate-days', '14'],
+      ...['--states', 'tx,ok', '--min-age', '21', '--require-consent', '--daily-cap', '40', '--json'],
+    ]);
+    expect(set.code, set.err).toBe(0);
+    expect(JSON.parse(set.out)).toMatchObject({
+      price_cents: 1250,
+      duplicate_days: 14,
+      accept: { states: ['TX', 'OK'], min_age: 21, require_consent: true },
+      caps: { daily: 40 },
+    });
+    const removed = await leadgate(['sources', 'terms', s.source_id, '--remove', 'min_age,daily']);
+    expect(removed.code, removed.err).toBe(0);
+    expect(removed.out).toContain('$12.50');
+    expect(removed.out).toContain('{"states":["TX","OK"],"require_consent":true}');
+    expect(removed.out).toMatch(/caps: +\{\}/);
+    const bad = await leadgate(['sources', 'terms', s.source_id, '--price', 'cheap']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('--price takes dollars such as 25 or 12.50');
+  });
+});
+
 describe('sources meta', () => {
   it('When Meta settings come on standard input, then they are set and never printed, and --remove takes one away', async () => {
     const s = await seedSource(t.db, 'Cli Meta');

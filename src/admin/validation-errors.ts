@@ -61,6 +61,9 @@ function words(error: FastifySchemaValidationError, part: string): string {
   const p = error.params;
   const schema = (error as { parentSchema?: Record<string, unknown> }).parentSchema ?? {};
   const orNull = Array.isArray(schema.type) && schema.type.includes('null') ? ', or null' : '';
+  // A member an object's `propertyNames` does not allow: Ajv reports the name's failure first.
+  const member = (error as { propertyName?: unknown }).propertyName;
+  if (typeof member === 'string') return `has no member ${member}`;
   switch (error.keyword) {
     case 'required':
       return 'is required';
@@ -86,6 +89,10 @@ function words(error: FastifySchemaValidationError, part: string): string {
       return `must be a whole number from ${String(schema.minimum)} to ${String(schema.maximum)}${orNull}`;
     case 'minItems':
       return 'must not be an empty list';
+    case 'maxItems':
+      return `must have at most ${String(p.limit)} items`;
+    case 'uniqueItems':
+      return 'must not name an item twice';
     case 'format':
       return p.format === 'uuid' ? 'must be a UUID' : `must be a valid ${String(p.format)}`;
     case 'pattern':

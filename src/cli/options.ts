@@ -26,3 +26,17 @@ export function stateCodes(value: string, name: string): string[] {
   }
   return [...new Set(codes.map((code) => code.toUpperCase()))];
 }
+
+/** A whole number from 0 to `max`. */
+export function countOf(value: string, name: string, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > max) throw new CliError(`${name} must be a whole number from 0 to ${max}`);
+  return n;
+}
+
+/** Dollars with at most two decimals (`25`, `12.50`), as whole cents. */
+export function dollarsAsCents(value: string, name: string): number {
+  const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(value.trim().replace(/^\$/, ''));
+  if (!match) throw new CliError(`${name} takes dollars such as 25 or 12.50`);
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}

@@ -11,6 +11,8 @@ import { isUuid } from '../sources/tokens.ts';
 import { listSources } from '../sources/source-repository.ts';
 import type { SourceRow } from '../sources/source-row.ts';
 import type { Html } from './html.ts';
+import { AppError } from '../errors.ts';
+import { readTermsForm } from './source-terms-form.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { consolePage, csrfToken, signedIn, type SignedIn } from './context.ts';
 import { destinationNotice, refusal, sourcesPage, tokenNotice } from './views/sources.ts';
@@ -129,6 +131,21 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
     },
     { preValidation: dropBlankFields },
   );
+
+  onSource('/sources/:source_id/terms', {}, async (me, source, request, reply) => {
+    const read = readTermsForm(form(request));
+    const unchanged = (why: string) =>
+      render(reply, me, refusal(`The terms ${why}; nothing was changed.`), 400);
+    if (!read.ok) return unchanged(`were not saved: ${read.why}`);
+    try {
+      await changeLeadSource(deps.db, deps.secrets, source, read.change);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'VALIDATION_ERROR')
+        return unchanged(`were not saved: ${err.details}`);
+      throw err;
+    }
+    return reply.redirect('/console/sources', 303);
+  });
 
   onSource('/sources/:source_id/destinations', CreateDestinationBody, async (me, source, request, reply) => {
     if (request.validationError)

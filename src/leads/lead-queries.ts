@@ -3,6 +3,7 @@ import { LIMITS } from '../limits.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { listLeadAppointments, type AppointmentView } from '../appointments/appointment-queries.ts';
 import { LEAD_FIELDS } from '../ingest/fields.ts';
+import { listPurchases, type Purchase } from './purchase-repository.ts';
 
 /** Read side of leads for the admin API: the list (keyset-paginated) and the detail view. */
 
@@ -30,6 +31,8 @@ export interface LeadDetail extends LeadView {
   history: HistoryView[];
   /** A lead of an agency: how it came to its producer (src/routing); null otherwise. */
   routing: unknown;
+  /** One per accepted live delivery: its source, when, its price and whether it is billable; oldest first. */
+  purchases: Purchase[];
 }
 
 export interface LeadListQuery {
@@ -141,15 +144,16 @@ export async function getLeadViews(
 export async function getLeadDetail(db: Queryable, leadId: string): Promise<LeadDetail | null> {
   const lead = await getLeadView(db, leadId);
   if (!lead) return null;
-  const [appointments, history, routing] = await Promise.all([
+  const [appointments, history, routing, purchases] = await Promise.all([
     listLeadAppointments(db, lead.agent_id, lead.lead_id),
     listLeadHistory(db, lead.agent_id, lead.lead_id),
     db.query<{ routing: unknown }>('SELECT routing FROM leads WHERE agent_id = $1 AND lead_id = $2', [
       lead.agent_id,
       lead.lead_id,
     ]),
+    listPurchases(db, lead.agent_id, lead.lead_id),
   ]);
-  return { ...lead, appointments, history, routing: routing.rows[0]?.routing ?? null };
+  return { ...lead, appointments, history, routing: routing.rows[0]?.routing ?? null, purchases };
 }
 
 export async function listLeadHistory(

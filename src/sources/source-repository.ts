@@ -2,7 +2,7 @@ import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
 import { SOURCE_COLUMNS, toSource, type SourceColumns, type SourceRow } from './source-row.ts';
 import { run, sql } from '../db/statement.ts';
-import type { DeliveryTerms } from './terms.ts';
+import type { AcceptRules, Caps, DeliveryTerms } from './terms.ts';
 import { hashToken, newSourceToken, tokenKey } from './tokens.ts';
 
 /**
@@ -242,6 +242,12 @@ export interface SourcePatch {
   meta_verify_token_hash?: string | null;
   meta_listen?: boolean;
   google_key_hash?: string | null;
+  price_cents?: number;
+  return_window_hours?: number;
+  duplicate_days?: number;
+  /** The whole set of rules (or caps) the source has from now on. */
+  accept?: AcceptRules;
+  caps?: Caps;
 }
 
 const NULLABLE_SETTINGS = [
@@ -261,6 +267,11 @@ const UPDATE_SOURCE = sql(
         active = COALESCE(${p('active', 'boolean')}, active),
         name = COALESCE(${p('name', 'text')}, name),
         meta_listen = COALESCE(${p('meta_listen', 'boolean')}, meta_listen),
+        price_cents = COALESCE(${p('price_cents', 'integer')}, price_cents),
+        return_window_hours = COALESCE(${p('return_window_hours', 'integer')}, return_window_hours),
+        duplicate_days = COALESCE(${p('duplicate_days', 'integer')}, duplicate_days),
+        accept = COALESCE(${p('accept', 'jsonb')}, accept),
+        caps = COALESCE(${p('caps', 'jsonb')}, caps),
         ${NULLABLE_SETTINGS.map(
           ([column, type]) =>
             `${column} = CASE WHEN ${p(`set_${column}`, 'boolean')} THEN ${p(column, type)} ELSE ${column} END`,
@@ -281,6 +292,11 @@ export async function updateSource(
     active: patch.active,
     name: patch.name,
     meta_listen: patch.meta_listen,
+    price_cents: patch.price_cents,
+    return_window_hours: patch.return_window_hours,
+    duplicate_days: patch.duplicate_days,
+    accept: patch.accept === undefined ? undefined : JSON.stringify(patch.accept),
+    caps: patch.caps === undefined ? undefined : JSON.stringify(patch.caps),
   };
   for (const [column] of NULLABLE_SETTINGS) {
     record[`set_${column}`] = patch[column] !== undefined;

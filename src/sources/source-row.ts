@@ -1,4 +1,5 @@
 import { iso } from '../db/index.ts';
+import type { AcceptRules, Caps } from './terms.ts';
 
 // A source as the admin API, the console and the CLI see it: its settings, never its secrets.
 
@@ -18,6 +19,12 @@ export interface SourceRow {
   has_google_key: boolean;
   /** The agency whose producers its leads are routed to; null: its agent's own source. */
   agency_id: string | null;
+  /** Its terms (terms.ts): price, return window, duplicate days, acceptance rules, caps. */
+  price_cents: number;
+  return_window_hours: number;
+  duplicate_days: number;
+  accept: AcceptRules;
+  caps: Caps;
 }
 
 export interface MetaStatus {
@@ -32,7 +39,8 @@ export interface MetaStatus {
 export const SOURCE_COLUMNS = `source_id, agent_id, name, active, created_at, updated_at, signing_key IS NOT NULL AS has_signing_key,
   rate_limit_rps, rate_limit_burst, meta_page_access_token IS NOT NULL AS meta_page_access_token_set,
   meta_app_secret IS NOT NULL AS meta_app_secret_set, meta_verify_token_hash IS NOT NULL AS meta_verify_token_set,
-  meta_listen, meta_reconnect_since, google_key_hash IS NOT NULL AS has_google_key, agency_id`;
+  meta_listen, meta_reconnect_since, google_key_hash IS NOT NULL AS has_google_key, agency_id,
+  price_cents, return_window_hours, duplicate_days, accept, caps`;
 
 /** A sources row as SOURCE_COLUMNS reads it. */
 export type SourceColumns = Omit<SourceRow, 'meta'> & {

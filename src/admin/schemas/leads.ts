@@ -85,11 +85,27 @@ export const HistoryEntry = Type.Object({
   created_at: Timestamp(),
 });
 
+export const Purchase = Type.Object(
+  {
+    source_id: Uuid(),
+    at: Timestamp('When the delivery was accepted.'),
+    billable: Type.Boolean({
+      description: 'false: a repeat contact within the source’s duplicate_days of its last billed delivery.',
+    }),
+    price_cents: Type.Integer({ description: 'The source’s price when the lead was delivered.' }),
+    reason: Nullable(Type.String({ examples: ['duplicate'] }), {
+      description: 'Why it is not billable (`duplicate`); null when it is.',
+    }),
+  },
+  { description: 'An accepted live delivery of the lead, as its vendor may bill it.' },
+);
+
 export const LeadDetail = Type.Unsafe<
   Static<typeof Lead> & {
     appointments: Static<typeof Appointment>[];
     history: Static<typeof HistoryEntry>[];
     routing: Static<typeof Routing> | null;
+    purchases: Static<typeof Purchase>[];
   }
 >({
   allOf: [
@@ -99,6 +115,9 @@ export const LeadDetail = Type.Unsafe<
       history: Type.Array(HistoryEntry),
       routing: Nullable(Routing, {
         description: 'A lead of an agency: how it came to its producer. null otherwise.',
+      }),
+      purchases: Type.Array(Purchase, {
+        description: 'One per accepted live delivery (never Listen, refused or replayed ones), oldest first.',
       }),
     }),
   ],

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../../limits.ts';
+import { US_STATES } from '../../ingest/tables/us-states.ts';
 import {
   Enum,
   ListOf,
@@ -46,6 +47,33 @@ export const Source = Type.Object({
     { description: 'Meta Lead Ads: which settings are set, never their values (docs/senders.md).' },
   ),
   has_google_key: Type.Boolean({ description: 'Whether Google Ads lead forms must carry a google_key.' }),
+  price_cents: Type.Integer({ description: 'What a billable lead of this source costs, in cents.' }),
+  return_window_hours: Type.Integer({
+    description: 'How long after a delivery the vendor takes a return; 0: no returns.',
+  }),
+  duplicate_days: Type.Integer({
+    description:
+      'A repeat contact within this many days of the source’s last billed delivery of it is not billable; 0: every repeat is.',
+  }),
+  accept: Type.Object(
+    {
+      states: Type.Optional(Type.Array(Type.String())),
+      min_age: Type.Optional(Type.Integer()),
+      max_age: Type.Optional(Type.Integer()),
+      require_consent: Type.Optional(Type.Boolean()),
+    },
+    {
+      description:
+        'Which live leads the source may deliver (docs/sender-contract.md, "Acceptance rules and caps"); a rule left out is no rule.',
+    },
+  ),
+  caps: Type.Object(
+    { daily: Type.Optional(Type.Integer()), monthly: Type.Optional(Type.Integer()) },
+    {
+      description:
+        'Accepted live deliveries per calendar day and month, in the agent’s time zone (an agency’s source: the agency’s); a cap left out is no cap.',
+    },
+  ),
 });
 
 export const SourceWithToken = Type.Object({
@@ -81,6 +109,41 @@ export const MetaSettings = Type.Object(
   { description: 'Meta Lead Ads settings (docs/senders.md, "Connect Meta Lead Ads directly").' },
 );
 
+const Whole = (minimum: number, maximum: number, description: string) =>
+  Type.Integer({ minimum, maximum, description });
+const Rule = <T extends Parameters<typeof Nullable>[0]>(schema: T, description: string) =>
+  Type.Optional(Nullable(schema, { description: `${description}; null removes the rule.` }));
+
+/** Only the members it names: a misspelt rule is refused, never dropped. */
+const only = (names: string[]) => ({ propertyNames: { enum: names } });
+
+export const AcceptRules = Type.Object(
+  {
+    states: Rule(
+      Type.Array(Enum(Object.keys(US_STATES)), { minItems: 1, maxItems: 60, uniqueItems: true }),
+      'The two-letter codes of the states whose leads are taken; a lead without a state passes',
+    ),
+    min_age: Rule(Whole(0, 150, 'Youngest age taken'), 'A lead without an age passes'),
+    max_age: Rule(Whole(0, 150, 'Oldest age taken'), 'A lead without an age passes'),
+    require_consent: Rule(Type.Boolean(), '`true`: a lead must carry consent_cert_url or consent_token'),
+  },
+  {
+    ...only(['states', 'min_age', 'max_age', 'require_consent']),
+    description: 'Acceptance rules: each one given is set (null removes it); the others stay.',
+  },
+);
+
+export const Caps = Type.Object(
+  {
+    daily: Rule(Whole(1, 1_000_000, 'Accepted live leads a day'), 'No daily cap'),
+    monthly: Rule(Whole(1, 10_000_000, 'Accepted live leads a month'), 'No monthly cap'),
+  },
+  {
+    ...only(['daily', 'monthly']),
+    description: 'Caps: each one given is set (null removes it); the other stays.',
+  },
+);
+
 export const UpdateSourceBody = Type.Object({
   active: Type.Optional(Type.Boolean({ description: '`false` disables the token at once.' })),
   name: Type.Optional(Text()),
@@ -96,6 +159,19 @@ export const UpdateSourceBody = Type.Object({
   rate_limit_burst: RateLimit(LIMITS.sourceRateMaxBurst, 'null returns to the server’s default.'),
   meta: Type.Optional(MetaSettings),
   google_key: Credential('The key Google Ads lead form webhooks to this source must carry'),
+  price_cents: Type.Optional(Whole(0, 100_000_000, 'What a billable lead costs, in cents.')),
+  return_window_hours: Type.Optional(
+    Whole(0, 8_760, 'How long after a delivery the vendor takes a return, in hours; 0: none.'),
+  ),
+  duplicate_days: Type.Optional(
+    Whole(
+      0,
+      3_650,
+      'A repeat contact within this many days of the last billed one is not billable; 0: every one is.',
+    ),
+  ),
+  accept: Type.Optional(AcceptRules),
+  caps: Type.Optional(Caps),
 });
 
 /** The console's form of the same settings: each field the API takes, flat, and how leads land. */

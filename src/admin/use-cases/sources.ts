@@ -8,6 +8,8 @@ import {
   type SourcePatch,
 } from '../../sources/source-repository.ts';
 import type { SourceRow } from '../../sources/source-row.ts';
+import type { AcceptRules, Caps } from '../../sources/terms.ts';
+import { appError } from '../../errors.ts';
 import { webhookUrl } from './webhook-url.ts';
 
 /** A source with its token in full: shown once, when it is created or its token regenerated. */
@@ -54,11 +56,18 @@ export interface SourceChange {
     listen?: boolean;
   };
   google_key?: string | null;
+  price_cents?: number;
+  return_window_hours?: number;
+  duplicate_days?: number;
+  /** Each rule given is set, null removes it; the rules left out stay. */
+  accept?: { [K in keyof AcceptRules]?: AcceptRules[K] | null };
+  caps?: { [K in keyof Caps]?: Caps[K] | null };
 }
 
 /**
- * Enables, disables, renames a source, or sets its rate limit, signing key, Meta settings or Google
- * key: what is given changes, the rest stays. The Meta secrets are sealed with the installation's
+ * Enables, disables, renames a source, or sets its rate limit, signing key, Meta settings, Google
+ * key or terms (price, return window, duplicate days, acceptance rules, caps): what is given
+ * changes, the rest stays; ages that contradict each other change nothing (VALIDATION_ERROR). The Meta secrets are sealed with the installation's
  * key and the verify token and Google key hashed before they reach the database; a new page access
  * token sends the leads the old one could not fetch to be fetched again. Null: the source is gone.
  */
@@ -68,7 +77,13 @@ export async function changeLeadSource(
   current: SourceRow,
   change: SourceChange,
 ): Promise<SourceRow | null> {
-  const { meta, google_key, ...plain } = change;
+  const { meta, google_key, accept, caps, ...plain } = change;
+  const rules = accept ? merged(current.accept, accept) : undefined;
+  if (rules?.min_age !== undefined && rules.max_age !== undefined && rules.min_age > rules.max_age)
+    throw appError(
+      'VALIDATION_ERROR',
+      `accept.min_age ${rules.min_age} is over accept.max_age ${rules.max_age}`,
+    );
   const seal = (value: string | null | undefined, purpose: 'meta_page_access_token' | 'meta_app_secret') =>
     value === undefined || value === null
       ? value
@@ -83,12 +98,21 @@ export async function changeLeadSource(
     meta_verify_token_hash: hashed(meta?.verify_token),
     meta_listen: meta?.listen,
     google_key_hash: hashed(google_key),
+    accept: rules,
+    caps: caps ? merged(current.caps, caps) : undefined,
   });
   if (Object.keys(patch).length === 0) return current;
   const updated = await updateSource(db, current.source_id, patch);
   if (updated && typeof patch.meta_page_access_token === 'string')
     await resumeStoppedMetaLeads(db, updated.agent_id, updated.source_id);
   return updated;
+}
+
+/** The rules (or caps) a source has after a change: the given ones set, the null ones gone. */
+function merged<T extends object>(current: T, change: { [K in keyof T]?: T[K] | null }): T {
+  const given = Object.entries(change).filter(([, value]) => value !== undefined);
+  const kept = Object.entries(current).filter(([key]) => !given.some(([k]) => k === key));
+  return Object.fromEntries([...kept, ...given.filter(([, value]) => value !== null)]) as T;
 }
 
 function withoutUndefined<T extends object>(value: T): T {

@@ -6,6 +6,7 @@ import { keyValues, show, table, type Row } from '../output.ts';
 import { wholeNumber } from '../options.ts';
 import { addMappingCommand } from './mapping.ts';
 import { addMetaCommand } from './meta.ts';
+import { addTermsCommand } from './source-terms.ts';
 
 const SOURCE_KEYS = [
   'source_id',
@@ -37,6 +38,7 @@ export function addSourceCommands(program: Command, ctx: CommandContext): void {
   setActive(sources, ctx, 'enable', true);
   addMappingCommand(sources, ctx);
   addMetaCommand(sources, ctx);
+  addTermsCommand(sources, ctx);
 }
 
 function createSource(sources: Command, ctx: CommandContext): void {

@@ -6,6 +6,7 @@ import { fieldText, label, phone, RECORDED, show, textStatus, when } from '../fo
 import { html, jsonBlock, type Html } from '../html.ts';
 import type { LeadAutomations } from '../lead-automations.ts';
 import { fieldList } from './components.ts';
+import { purchasesSection } from './purchases.ts';
 import { ACTION_NOTICES, leadActions, type ActionNotice } from './lead-actions.ts';
 
 export interface LeadPageData {
@@ -88,6 +89,7 @@ export function leadPage({
           : html`<p class="empty">No appointment.</p>`
       }
     </section>
+    ${purchasesSection(lead.purchases, zone, sourceName)}
     <section aria-labelledby="hist-h">
       <h2 id="hist-h">History</h2>
       <ol class="timeline">

@@ -22,6 +22,11 @@ const source = (meta: Partial<SourceRow['meta']>, has_google_key = false): Sourc
   },
   has_google_key,
   agency_id: null,
+  price_cents: 0,
+  return_window_hours: 72,
+  duplicate_days: 30,
+  accept: {},
+  caps: {},
 });
 const text = (s: SourceRow) => metaStatus(s, 'America/Chicago').text.replace(/\s+/g, ' ');
 const both = { page_access_token_set: true, app_secret_set: true };

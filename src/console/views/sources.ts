@@ -6,6 +6,7 @@ import { when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { actionButton, copyable, postForm } from './components.ts';
 import { metaForm, metaStatus } from './source-meta.ts';
+import { termsForm, termsSummary } from './source-terms.ts';
 
 export interface SourcesData {
   sources: ReadonlyArray<SourceRow & { destinations: DestinationView[] }>;
@@ -59,7 +60,7 @@ function sourceCard(s: SourcesData['sources'][number], d: SourcesData): Html {
       Created ${when(s.created_at, d.zone)} ·
       ${s.has_signing_key ? 'scheduler signing key set' : 'no scheduler signing key'}
     </p>
-    ${metaStatus(s, d.zone)}
+    ${metaStatus(s, d.zone)} ${termsSummary(s)}
     <p>
       Webhook URL (token in the <code>x-source-token</code> header): <code>${d.gatewayUrl}</code>; or with the
       token in the path: <code>${d.gatewayUrlWithToken}</code>
@@ -107,7 +108,7 @@ function sourceCard(s: SourcesData['sources'][number], d: SourcesData): Html {
         }`,
       'filters',
     )}
-    ${metaForm(s, csrf)}
+    ${metaForm(s, csrf)} ${termsForm(s, csrf)}
     <h3>Destinations</h3>
     ${
       s.destinations.length

@@ -1,0 +1,104 @@
+import type { Command } from 'commander';
+import { CliError } from '../api-client.ts';
+import type { CommandContext, JsonOpt } from '../io.ts';
+import { segment } from '../io.ts';
+import { countOf, dollarsAsCents, stateCodes, wholeNumber } from '../options.ts';
+import { keyValues, show, type Row } from '../output.ts';
+
+const TERMS_KEYS = ['source_id', 'name', 'price', 'return_window_hours', 'duplicate_days', 'accept', 'caps'];
+const RULES = ['states', 'min_age', 'max_age', 'require_consent'] as const;
+const CAPS = ['daily', 'monthly'] as const;
+
+interface TermsOpts extends JsonOpt {
+  price?: number;
+  returnWindowHours?: number;
+  duplicateDays?: number;
+  states?: string[];
+  minAge?: number;
+  maxAge?: number;
+  requireConsent?: boolean;
+  dailyCap?: number;
+  monthlyCap?: number;
+  remove?: string[];
+}
+
+/** `leadgate sources terms`: a source's price, return window, duplicate days, acceptance rules and caps. */
+export function addTermsCommand(sources: Command, ctx: CommandContext): void {
+  sources
+    .command('terms')
+    .description('show or set what a source’s leads cost, which it may deliver and how many')
+    .argument('<source_id>')
+    .option('--price <dollars>', 'what a billable lead costs, e.g. 25 or 12.50', (v) =>
+      dollarsAsCents(v, '--price'),
+    )
+    .option('--return-window-hours <n>', 'hours the vendor takes returns (0: none)', (v) =>
+      countOf(v, '--return-window-hours', 8_760),
+    )
+    .option('--duplicate-days <n>', 'a repeat within this many days is not billable (0: every one is)', (v) =>
+      countOf(v, '--duplicate-days', 3_650),
+    )
+    .option('--states <codes>', 'take leads from these states only, e.g. TX,OK', (v) =>
+      stateCodes(v, '--states'),
+    )
+    .option('--min-age <n>', 'youngest age taken', (v) => countOf(v, '--min-age', 150))
+    .option('--max-age <n>', 'oldest age taken', (v) => countOf(v, '--max-age', 150))
+    .option('--require-consent', 'take only leads with consent_cert_url or consent_token')
+    .option('--daily-cap <n>', 'accepted leads a day at most', (v) =>
+      wholeNumber(v, '--daily-cap', 1_000_000),
+    )
+    .option('--monthly-cap <n>', 'accepted leads a month at most', (v) =>
+      wholeNumber(v, '--monthly-cap', 10_000_000),
+    )
+    .option('--remove <names>', `remove rules or caps: ${[...RULES, ...CAPS].join(', ')}`, removals)
+    .option('--json', 'print the API response as JSON')
+    .action(async (sourceId: string, opts: TermsOpts) => {
+      const source = await ctx
+        .client()
+        .request<Row>('PATCH', `/sources/${segment(sourceId)}`, termsBody(opts));
+      ctx.print(opts, source, () => keyValues({ ...source, price: dollars(source.price_cents) }, TERMS_KEYS));
+    });
+}
+
+/** The PATCH body: what the options set, null for what --remove names; none at all shows the terms. */
+function termsBody(opts: TermsOpts): Row {
+  const removed = new Set(opts.remove ?? []);
+  const given = (value: unknown, name: string) => (removed.has(name) ? null : value);
+  const accept = Object.fromEntries(
+    [
+      ['states', given(opts.states, 'states')],
+      ['min_age', given(opts.minAge, 'min_age')],
+      ['max_age', given(opts.maxAge, 'max_age')],
+      ['require_consent', given(opts.requireConsent, 'require_consent')],
+    ].filter(([, v]) => v !== undefined),
+  );
+  const caps = Object.fromEntries(
+    [
+      ['daily', given(opts.dailyCap, 'daily')],
+      ['monthly', given(opts.monthlyCap, 'monthly')],
+    ].filter(([, v]) => v !== undefined),
+  );
+  const body: Row = {
+    price_cents: opts.price,
+    return_window_hours: opts.returnWindowHours,
+    duplicate_days: opts.duplicateDays,
+    ...(Object.keys(accept).length ? { accept } : {}),
+    ...(Object.keys(caps).length ? { caps } : {}),
+  };
+  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+}
+
+function removals(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const known: readonly string[] = [...RULES, ...CAPS];
+  const bad = names.filter((n) => !known.includes(n));
+  if (names.length === 0 || bad.length > 0)
+    throw new CliError(`--remove takes ${known.join(', ')}${bad.length ? `; not ${bad.join(', ')}` : ''}`);
+  return names;
+}
+
+function dollars(cents: unknown): string {
+  return typeof cents === 'number' ? `$${(cents / 100).toFixed(2)}` : show(cents);
+}
