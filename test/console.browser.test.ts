@@ -378,8 +378,8 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     const vendor = (
       await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/sources`, { name: 'QuoteWizard' })
     ).json<{ token: string; source_id: string }>();
-    await t.db.query('UPDATE sources SET price_cents = 3500 WHERE source_id = $1', [vendor.source_id]);
-    await t.db.query('UPDATE sources SET price_cents = 1800 WHERE source_id = $1', [agent.source_id]);
+    await adminInject(t.app, 'PATCH', `/sources/${vendor.source_id}`, { price_cents: 3500 });
+    await adminInject(t.app, 'PATCH', `/sources/${agent.source_id}`, { price_cents: 1800 });
     const ids: string[] = [];
     for (const [token, name, phone] of [
       [vendor.token, 'Olivia Chen', '(407) 555-0181'],

@@ -19,9 +19,11 @@ const FROM = '2026-10-04T00:00:00.000Z';
 const TO = '2026-10-12T00:00:00.000Z';
 const at = (minutes: number) => new Date(T0 + minutes * 60_000).toISOString();
 
-/** A source's price (the row's trigger moves its revision, so deliveries see it). */
-const price = (sourceId: string, cents: number) =>
-  t.db.query('UPDATE sources SET price_cents = $2 WHERE source_id = $1', [sourceId, cents]);
+/** A source's price, set as the agent sets it. */
+async function price(sourceId: string, cents: number) {
+  const res = await adminInject(t.app, 'PATCH', `/sources/${sourceId}`, { price_cents: cents });
+  expect(res.statusCode, res.body).toBe(200);
+}
 
 async function lead(key: string, token: string, phone: string, extra: Record<string, unknown> = {}) {
   const res = await deliver(t.app, token, { name: `Lead ${key}`, phone, sms_consent: true, ...extra });

@@ -29,13 +29,10 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A source's price and return window (the row's trigger moves its revision, so deliveries see it). */
+/** A source's price and return window, set as the agent sets them. */
 async function setTerms(sourceId: string, terms: { price_cents: number; return_window_hours: number }) {
-  await t.db.query('UPDATE sources SET price_cents = $2, return_window_hours = $3 WHERE source_id = $1', [
-    sourceId,
-    terms.price_cents,
-    terms.return_window_hours,
-  ]);
+  const res = await adminInject(t.app, 'PATCH', `/sources/${sourceId}`, terms);
+  expect(res.statusCode, res.body).toBe(200);
 }
 
 async function newLead(token = src.token, extra: Record<string, unknown> = {}) {

@@ -258,7 +258,7 @@ describe('outbox: a lead of an agency moved on', () => {
 describe('outbox: what a lead cost and earned', () => {
   it('When a lead is returned, credited and sold, then lead.returned twice and lead.sold, under its agent', async () => {
     const src = await freshSource();
-    await t.db.query('UPDATE sources SET price_cents = 1500 WHERE source_id = $1', [src.source_id]);
+    await adminInject(t.app, 'PATCH', `/sources/${src.source_id}`, { price_cents: 1_500 });
     const { body } = await send(src, { name: 'Rita Return', phone: '3125550290', state: 'WI' });
     const before = await maxSeq(src);
     const made = (
