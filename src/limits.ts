@@ -150,6 +150,9 @@ export const LIMITS = {
   credentialMaxLength: 2048,
   agendaDefaultDays: 30,
   agendaMaxDays: 366,
+  /** The lead report's period: its default, and the longest one request may ask. */
+  reportDefaultDays: 30,
+  reportMaxDays: 366,
   /** How long the OpenAPI document may be cached. */
   openApiCacheSeconds: 300,
   /** How long the CLI waits for the server to answer. */

@@ -22,6 +22,8 @@ interface World {
   key_id: string;
   key: string;
   task_id: string;
+  /** A return of another lead of the agent's. */
+  return_id: string;
   /** An agency the agent is the fallback producer of, a producer of it, and a lead in its fallback queue. */
   agency_id: string;
   producer_id: string;
@@ -78,6 +80,14 @@ async function world(name: string): Promise<World> {
     await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/keys`),
     201,
   );
+  const returned = await json<{ lead_id: string }>(
+    await deliver(t.app, source.token, { name: `${name} Returned`, phone: '(312) 555-0143' }),
+    200,
+  );
+  const made = await json<{ return_id: string }>(
+    await adminInject(t.app, 'POST', `/leads/${returned.lead_id}/returns`, { reason: 'wrong_number' }),
+    201,
+  );
   const sample = samples.samples[0];
   const delivery = deliveries.deliveries[0];
   const task = queue.tasks[0];
@@ -100,6 +110,7 @@ async function world(name: string): Promise<World> {
     key_id: key.key_id,
     key: key.key,
     task_id: task.task_id,
+    return_id: made.return_id,
     ...agency,
   };
 }
@@ -144,6 +155,7 @@ const PARAMS: Record<string, { of: (w: World) => string; code: string }> = {
   // A suppression entry's list and value: its agent or agency, named first, gives the code.
   list: { of: () => 'dnc', code: 'NOT_FOUND' },
   entry: { of: () => LISTED, code: 'NOT_FOUND' },
+  return_id: { of: (w) => w.return_id, code: 'RETURN_NOT_FOUND' },
 };
 
 /** The number on each agent's and agency's dnc list, so removing it answers 204 to its owner. */
@@ -177,6 +189,9 @@ const BODIES: Record<string, unknown> = {
   recordLeadCall: { outcome: 'no_answer' },
   addAgentSuppressions: { list: 'dnc', phones: ['3125550198'] },
   addAgencySuppressions: { list: 'litigator', emails: ['planted@example.com'] },
+  returnLead: { reason: 'other' },
+  decideReturn: { status: 'denied' },
+  recordSale: { premium_cents: 100 },
 };
 
 /** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */

@@ -817,3 +817,44 @@ describe('leadgate agencies', () => {
     expect(res.err).not.toContain('cannot reach');
   });
 });
+
+describe('leadgate report', () => {
+  it('When a source delivered and sold, then `report` prints its row and the totals; `--csv` and `--json` as the API gives them', async () => {
+    const s = await seedSource(t.db, 'CLI Report Agent');
+    await t.db.query('UPDATE sources SET price_cents = 3000 WHERE source_id = $1', [s.source_id]);
+    const lead = await deliver(t.app, s.token, { name: 'Paid Lead', phone: '3125550901' });
+    const leadId = lead.json<{ lead_id: string }>().lead_id;
+    await t.app.inject({
+      method: 'POST',
+      url: `/v1/admin/leads/${leadId}/sales`,
+      headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ premium_cents: 84_000 }),
+    });
+
+    const readable = await leadgate(['report', '--agent', s.agent_id]);
+    expect(readable.code, readable.err).toBe(0);
+    const lines = readable.out.split('\n');
+    expect(lines[1]).toMatch(/^SOURCE +DELIVERED +BILLABLE/);
+    expect(lines[2]).toMatch(
+      /^CLI Report Agent source +1 +1 +0 +\$30\.00 +0 +1 +\$840\.00 +\$30\.00 +\$30\.00 +0\.0%/,
+    );
+    expect(lines[3]).toMatch(/^TOTAL +1 +1 +0 +\$30\.00/);
+
+    const csv = await leadgate(['report', '--agent', s.agent_id, '--csv']);
+    expect(csv.code, csv.err).toBe(0);
+    expect(csv.out.split('\r\n')).toEqual([
+      expect.stringMatching(/^source_id,name,deliveries,/),
+      expect.stringMatching(
+        new RegExp(`^${s.source_id},CLI Report Agent source,1,1,0,0,3000,0,0,1,84000,3000,,3000,0,`),
+      ),
+    ]);
+    const json = await leadgate(['report', '--agent', s.agent_id, '--json']);
+    expect(JSON.parse(json.out)).toMatchObject({ totals: { spend_cents: 3000, premium_cents: 84_000 } });
+  });
+
+  it('When neither or both of --agent and --agency are given, then it says so and exits 1', async () => {
+    const res = await leadgate(['report']);
+    expect(res.code).toBe(1);
+    expect(res.err).toContain('--agent or --agency');
+  });
+});

@@ -374,6 +374,65 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     expect(await page.textContent('main')).not.toContain('Carla West');
   });
 
+  it('When leads are bought, called, returned and sold, then Today offers the returns with their deadline and the report draws spend against premium as SVG', async () => {
+    const vendor = (
+      await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/sources`, { name: 'QuoteWizard' })
+    ).json<{ token: string; source_id: string }>();
+    await adminInject(t.app, 'PATCH', `/sources/${vendor.source_id}`, { price_cents: 3500 });
+    await adminInject(t.app, 'PATCH', `/sources/${agent.source_id}`, { price_cents: 1800 });
+    const ids: string[] = [];
+    for (const [token, name, phone] of [
+      [vendor.token, 'Olivia Chen', '(407) 555-0181'],
+      [vendor.token, 'Marcus Reed', '(407) 555-0182'],
+      [agent.token, 'Priya Natarajan', '(407) 555-0183'],
+      [agent.token, 'Tom Becker', '(407) 555-0184'],
+    ] as const) {
+      ids.push(
+        ((await (await send(token, { name, phone, state: 'FL' })).json()) as { lead_id: string }).lead_id,
+      );
+    }
+    const [olivia, marcus, priya] = ids;
+    await adminInject(t.app, 'POST', `/leads/${marcus}/call-outcome`, { outcome: 'bad_number' });
+    await adminInject(t.app, 'POST', `/leads/${priya}/call-outcome`, { outcome: 'reached' });
+    await adminInject(t.app, 'POST', `/leads/${priya}/sales`, {
+      premium_cents: 64_000,
+      product: 'Final expense',
+    });
+
+    await page.goto(`${base}/console/today`);
+    const candidates = page.locator('section', { has: page.locator('#returns-h') });
+    expect(await candidates.textContent()).toContain('Marcus Reed');
+    expect(await candidates.locator('[data-until]').first().textContent()).toMatch(/^2 d 23 h|^3 d 0 h/); // 72 hours from the purchase
+
+    await page.goto(`${base}/console/leads/${olivia}`);
+    await page.locator('input[name="premium"]').fill('1450.50');
+    await page.locator('input[name="product"]').fill('Term life 20');
+    await page.locator('button:has-text("Record sale")').click();
+    await page.waitForSelector('.notice:has-text("Sale recorded")');
+    expect(await page.textContent('.status')).toBe('Sold');
+    await page.goto(`${base}/console/leads/${marcus}`);
+    await page.locator('select[name="reason"]').selectOption('disconnected');
+    await page.locator('button:has-text("Return lead")').click();
+    await page.waitForSelector('.notice:has-text("Returned to the vendor")');
+    await page.locator('select[name="reason"]').selectOption('other');
+    await page.locator('button:has-text("Return lead")').click();
+    await page.waitForSelector('.error:has-text("already returned")');
+
+    await page.goto(`${base}/console/report`);
+    const chart = page.locator('svg.chart').first();
+    expect(await chart.isVisible()).toBe(true);
+    const box = await chart.boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(300);
+    const bars: number[] = [];
+    for (const rect of await chart.locator('rect').all()) bars.push((await rect.boundingBox())?.width ?? 0);
+    expect(bars.filter((w) => w > 12).length).toBeGreaterThanOrEqual(3); // spend ×2, premium ×2 drawn (legend squares are 12)
+    expect(await chart.textContent()).toContain('QuoteWizard');
+    expect(await page.locator('svg.chart').nth(1).locator('circle').count()).toBeGreaterThan(0);
+    const table = (await page.textContent('table')) ?? '';
+    expect(table).toContain('$1450.50'); // Olivia's premium, QuoteWizard's row
+    await shot('report');
+  });
+
   it('When the agent opens another agent’s lead by URL, then it is not found', async () => {
     const other = await makeAgent('Other Agent', 'America/Denver');
     const lead = (await (

@@ -4,7 +4,7 @@ import { recordOptOut } from '../src/automations/opt-out-repository.ts';
 import { OUTBOX_TOPICS } from '../src/outbox/topics.ts';
 import { createAgency, putMember } from '../src/routing/agency-repository.ts';
 import { createSource } from '../src/sources/source-repository.ts';
-import { createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver, GATEWAY } from './support/deliver.ts';
 import { bookingFixtureText, type BookingFixture } from './fixtures/booking/load.ts';
@@ -277,6 +277,45 @@ describe('outbox: a number opted out', () => {
           by: 'words',
           words: 'stop texting',
           opted_out_at: expect.any(String),
+        },
+      },
+    ]);
+  });
+});
+describe('outbox: what a lead cost and earned', () => {
+  it('When a lead is returned, credited and sold, then lead.returned twice and lead.sold, under its agent', async () => {
+    const src = await freshSource();
+    await adminInject(t.app, 'PATCH', `/sources/${src.source_id}`, { price_cents: 1_500 });
+    const { body } = await send(src, { name: 'Rita Return', phone: '3125550290', state: 'WI' });
+    const before = await maxSeq(src);
+    const made = (
+      await adminInject(t.app, 'POST', `/leads/${body.lead_id}/returns`, { reason: 'out_of_area' })
+    ).json<{ return_id: string }>();
+    await adminInject(t.app, 'PATCH', `/returns/${made.return_id}`, { status: 'credited' });
+    const sale = (
+      await adminInject(t.app, 'POST', `/leads/${body.lead_id}/sales`, { premium_cents: 90_000 })
+    ).json<{ sale_id: string; sold_at: string }>();
+    const returned = {
+      lead_id: body.lead_id,
+      source_id: src.source_id,
+      return_id: made.return_id,
+      reason: 'out_of_area',
+      price_cents: 1_500,
+      evidence: { dial_attempts: 0, calls: [], state: 'WI' },
+      note: null,
+    };
+    expect(await messagesAfter(src, before)).toEqual([
+      { topic: 'lead.returned', payload: { ...returned, status: 'requested' } },
+      { topic: 'lead.returned', payload: { ...returned, status: 'credited' } },
+      {
+        topic: 'lead.sold',
+        payload: {
+          lead_id: body.lead_id,
+          source_id: src.source_id,
+          sale_id: sale.sale_id,
+          premium_cents: 90_000,
+          product: null,
+          sold_at: sale.sold_at,
         },
       },
     ]);

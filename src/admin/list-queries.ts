@@ -62,6 +62,26 @@ export function parseAgendaRange(
   return { from: toUtcIso(from), to: toUtcIso(to) };
 }
 
+/**
+ * The report's period: `from` / `to` ISO-8601 instants (without an offset, read in `zone`); `to`
+ * defaults to now, `from` to LIMITS.reportDefaultDays before `to`. `to` is exclusive.
+ */
+export function parseReportRange(
+  query: { from?: string | undefined; to?: string | undefined },
+  zone: string,
+  now: DateTime,
+): { from: string; to: string } {
+  const to = query.to ? parseInstant(query.to, 'to', zone) : now;
+  const from = query.from
+    ? parseInstant(query.from, 'from', zone)
+    : to.minus({ days: LIMITS.reportDefaultDays });
+  if (to <= from) throw appError('VALIDATION_ERROR', 'to must be later than from');
+  if (to.diff(from, 'days').days > LIMITS.reportMaxDays) {
+    throw appError('VALIDATION_ERROR', `The report covers at most ${LIMITS.reportMaxDays} days per request`);
+  }
+  return { from: toUtcIso(from), to: toUtcIso(to) };
+}
+
 function parseInstant(text: string, key: string, zone: string): DateTime {
   const value = DateTime.fromISO(text.trim(), { zone });
   if (!value.isValid || value.year < 1 || value.year > 9999) {

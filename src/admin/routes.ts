@@ -5,6 +5,7 @@ import { appError } from '../errors.ts';
 import { registerAgencyRoutes } from './agency-routes.ts';
 import { registerAgentRoutes } from './agent-routes.ts';
 import { registerAutomationRoutes } from './automation-routes.ts';
+import { registerEconomicsRoutes } from './economics-routes.ts';
 import { installAdminAuth } from './auth.ts';
 import { installAdminBodyParser } from './body-parser.ts';
 import { registerLeadActionRoutes } from './lead-action-routes.ts';
@@ -33,6 +34,7 @@ export async function registerAdminRoutes(scope: FastifyInstance, deps: AdminDep
   registerAutomationRoutes(app, deps);
   registerAgencyRoutes(app, deps);
   registerSuppressionRoutes(app, deps);
+  registerEconomicsRoutes(app, deps);
 
   // An empty agent segment (`/agents//sources`) names no agent: say so instead of a bare 404.
   const missingAgent = async () => {

@@ -14,6 +14,7 @@ const PARAM_CODES: Record<string, ErrorCode> = {
   task_id: 'TASK_NOT_FOUND',
   key_id: 'KEY_NOT_FOUND',
   agency_id: 'AGENCY_NOT_FOUND',
+  return_id: 'RETURN_NOT_FOUND',
 };
 
 const TYPE_WORDS: Record<string, string> = {

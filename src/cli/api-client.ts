@@ -61,6 +61,8 @@ export function createAdminClient(env: NodeJS.ProcessEnv): AdminClient {
       }
       const text = await res.text();
       if (res.status === 204) return undefined as T;
+      // An export (the report's CSV) is text, given as it came.
+      if (res.ok && res.headers.get('content-type')?.startsWith('text/csv')) return text as T;
       const parsed = parseJson(text);
       if (!res.ok) throw toApiError(res.status, parsed, text);
       if (parsed === undefined)

@@ -4,6 +4,7 @@ import { addAgencyCommands } from './commands/agencies.ts';
 import { addAgentCommands } from './commands/agents.ts';
 import { addAutomationCommands } from './commands/automations.ts';
 import { addLeadCommands } from './commands/leads.ts';
+import { addReportCommand } from './commands/report.ts';
 import { addSendCommand } from './commands/send.ts';
 import { addSourceCommands } from './commands/sources.ts';
 import { addSuppressionCommands } from './commands/suppressions.ts';
@@ -28,6 +29,7 @@ export function buildProgram(io: CliIo): Command {
   addLeadCommands(program, ctx);
   addViewCommands(program, ctx);
   addAutomationCommands(program, ctx);
+  addReportCommand(program, ctx);
   addSendCommand(program, ctx, io);
   addSuppressionCommands(program, ctx, io);
   return program;

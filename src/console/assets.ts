@@ -62,6 +62,8 @@ textarea { font: inherit; padding: 8px 10px; border: 1px solid var(--line); bord
 .tiles li { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
 .tiles li strong { display: block; font-size: 1.6rem; } .tiles li.bad { border-color: var(--bad); }
 .age { font-variant-numeric: tabular-nums; }
+.charts { display: flex; flex-wrap: wrap; gap: 16px; } .charts figure { margin: 0; } svg.chart { max-width: 100%; height: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 blockquote.note { margin: 4px 0 4px 8px; padding: 4px 10px; border-left: 3px solid var(--accent); background: var(--card); white-space: pre-wrap; } .copy-row input { flex: 1; min-width: 0; font-family: ui-monospace, monospace; }
 @media (max-width: 700px) {
   .side-by-side { grid-template-columns: 1fr; }
@@ -81,6 +83,12 @@ setInterval(function () {
   document.querySelectorAll('[data-since]').forEach(function (el) {
     var from = Date.parse(el.getAttribute('data-since'));
     if (!isNaN(from)) el.textContent = since(Math.max(0, Math.floor((Date.now() - from) / 1000)));
+  });
+  document.querySelectorAll('[data-until]').forEach(function (el) {
+    var until = Date.parse(el.getAttribute('data-until'));
+    if (isNaN(until)) return;
+    var seconds = Math.floor((until - Date.now()) / 1000);
+    el.textContent = seconds > 0 ? since(seconds) : 'closed';
   });
 }, 1000);
 document.addEventListener('click', function (e) {

@@ -18,6 +18,7 @@ const NAV: Array<[href: string, label: string]> = [
   ['/console/sources', 'Sources'],
   ['/console/listen', 'Listen review'],
   ['/console/deliveries', 'Deliveries'],
+  ['/console/report', 'Report'],
 ];
 const AGENCY_NAV: [href: string, label: string] = ['/console/agencies', 'Agency'];
 

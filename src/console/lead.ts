@@ -12,6 +12,7 @@ import { queryValue } from './query.ts';
 import { ACTION_NOTICES, type ActionNotice } from './views/lead-actions.ts';
 import { leadAutomations } from './lead-automations.ts';
 import { leadPage } from './views/lead.ts';
+import { registerLeadEconomics } from './lead-economics.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -48,6 +49,7 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
   });
 
   registerLeadActions(scope, deps);
+  registerLeadEconomics(scope, deps);
 }
 
 type Form = Record<string, string | undefined>;

@@ -13,6 +13,7 @@ import { registerLeadsPages } from './leads.ts';
 import { registerListenPage } from './listen.ts';
 import { registerLogin } from './login.ts';
 import { installSessions } from './session.ts';
+import { registerReportPage } from './report.ts';
 import { registerSourcePages } from './sources.ts';
 import { registerTodayPage } from './today.ts';
 import { registerWorkPages } from './work.ts';
@@ -120,4 +121,5 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
   registerListenPage(scope, deps);
   registerWorkPages(scope, deps);
   registerAgencyPages(scope, deps);
+  registerReportPage(scope, deps);
 }

@@ -4,6 +4,7 @@ import { listAgenda } from '../appointments/appointment-queries.ts';
 import { listBlockedCallTasks, listCallTasks } from '../automations/dial-queue.ts';
 import { optedOutSql } from '../automations/sms-repository.ts';
 import { iso, type Queryable } from '../db/index.ts';
+import { returnCandidates } from '../economics/return-candidates.ts';
 import { LIMITS } from '../limits.ts';
 import { registryOf } from '../screening/suppression-repository.ts';
 import type { ConsoleDeps } from './deps.ts';
@@ -49,7 +50,7 @@ async function waitingCounts(db: Queryable, agentId: string, now: Date) {
 export async function loadToday(db: Queryable, agent: { agent_id: string; timezone: string }, now: Date) {
   const day = DateTime.fromJSDate(now, { zone: agent.timezone }).startOf('day');
   const endOfDay = day.plus({ days: 1 }).toJSDate();
-  const [fresh, tasks, appointments, counts, blocked, registry] = await Promise.all([
+  const [fresh, tasks, appointments, counts, blocked, registry, returns] = await Promise.all([
     waitingLeads(db, agent.agent_id, LIMITS.listedRows),
     listCallTasks(db, agent, now, LIMITS.listedRows, endOfDay),
     listAgenda(db, agent.agent_id, {
@@ -59,6 +60,7 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
     waitingCounts(db, agent.agent_id, now),
     listBlockedCallTasks(db, agent.agent_id, LIMITS.listedRows),
     registryOf(db, agent.agent_id, now),
+    returnCandidates(db, agent.agent_id, now, LIMITS.listedRows),
   ]);
   const due = (at: string) => Date.parse(at) <= now.getTime();
   return {
@@ -70,6 +72,7 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
     appointments,
     blocked,
     registry,
+    returns,
     ...counts,
   };
 }

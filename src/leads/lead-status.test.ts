@@ -80,6 +80,9 @@ describe('call outcomes and repeat deliveries (docs/admin-api.md, "Call outcomes
     ['Scheduled', 'bad_number', 'Bad number'],
     ['New', 'not_interested', 'Not interested'],
     ['Contacted', 'not_interested', 'Not interested'],
+    ['Sold', 'reached', 'Sold'],
+    ['Sold', 'bad_number', 'Sold'],
+    ['Sold', 'not_interested', 'Sold'],
   ])('When a %s lead’s call ends %s, then it is %s', (from, outcome, to) => {
     expect(statusAfterCall(from, outcome)).toBe(to);
   });
@@ -100,6 +103,7 @@ describe('call outcomes and repeat deliveries (docs/admin-api.md, "Call outcomes
     ['Canceled', 'New'],
     ['Not interested', 'New'],
     ['Bad number', 'New'],
+    ['Sold', 'Sold'],
   ])(
     'When a %s lead is delivered again without an appointment, then it is %s; with one, Scheduled',
     (from, to) => {
@@ -119,13 +123,16 @@ describe('status changes by hand', () => {
     ['Not interested', 'New', true],
     ['Bad number', 'Contacted', true],
     ['Contacted', 'Canceled', false],
+    ['Sold', 'Contacted', true],
+    ['Sold', 'New', false],
   ])('When a %s lead is set to %s by hand, then that is allowed: %s', (from, to, allowed) => {
     expect(canChangeStatus(from, to)).toBe(allowed);
   });
 
-  it('When any change is asked, then no status goes to itself, and none by hand to Scheduled or Canceled', () => {
+  it('When any change is asked, then no status goes to itself, and none by hand to Scheduled, Canceled or Sold', () => {
     for (const from of LEAD_STATUSES) {
       expect(canChangeStatus(from, from)).toBe(false);
+      expect(canChangeStatus(from, 'Sold')).toBe(false);
       expect(canChangeStatus(from, 'Scheduled')).toBe(false);
       expect(canChangeStatus(from, 'Canceled')).toBe(false);
       for (const to of STATUS_CHANGES[from]) expect(LEAD_STATUSES).toContain(to);

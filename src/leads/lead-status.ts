@@ -2,7 +2,8 @@ import type { AgendaEvent, AgendaPlan } from '../appointments/transitions.ts';
 
 /**
  * The lead statuses, in the order an agent reads them; the database's CHECK holds the same list.
- * The gateway sets New, Scheduled and Canceled; the agent's call outcomes set the other three.
+ * The gateway sets New, Scheduled and Canceled; the agent's call outcomes set Contacted, Not
+ * interested and Bad number; a sale sets Sold (src/economics/sales.ts).
  */
 export const LEAD_STATUSES = [
   'New',
@@ -11,6 +12,7 @@ export const LEAD_STATUSES = [
   'Contacted',
   'Not interested',
   'Bad number',
+  'Sold',
 ] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
@@ -21,9 +23,11 @@ export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 /**
  * The lead's status after a call (docs/console.md, "Dial queue outcomes"). Reaching a New or
  * Canceled lead makes it Contacted; a Scheduled one stays Scheduled (its appointment stands). No
- * answer changes nothing. A bad number or "not interested" says so whatever the status was.
+ * answer changes nothing. A bad number or "not interested" says so whatever the status was; a
+ * Sold lead stays Sold (the policy stands whatever a later call to its client gives).
  */
 export function statusAfterCall(current: LeadStatus, outcome: CallOutcome): LeadStatus {
+  if (current === 'Sold') return current;
   switch (outcome) {
     case 'reached':
       return current === 'New' || current === 'Canceled' ? 'Contacted' : current;
@@ -38,8 +42,9 @@ export function statusAfterCall(current: LeadStatus, outcome: CallOutcome): Lead
 
 /**
  * The statuses an agent may set by hand, from each status (docs/console.md, "Acting on a lead").
- * Scheduled and Canceled follow the lead's appointments, so no hand sets them; a Scheduled lead
- * only closes (its appointment stays on the agenda until canceled); a closed one may reopen.
+ * Scheduled and Canceled follow the lead's appointments and Sold its sales, so no hand sets them;
+ * a Scheduled lead only closes (its appointment stays on the agenda until canceled); a closed one
+ * may reopen; a Sold one may be set back to Contacted (a policy canceled), its sale kept.
  */
 export const STATUS_CHANGES: Readonly<Record<LeadStatus, readonly LeadStatus[]>> = {
   New: ['Contacted', 'Not interested', 'Bad number'],
@@ -48,6 +53,7 @@ export const STATUS_CHANGES: Readonly<Record<LeadStatus, readonly LeadStatus[]>>
   Contacted: ['New', 'Not interested', 'Bad number'],
   'Not interested': ['New', 'Contacted'],
   'Bad number': ['New', 'Contacted'],
+  Sold: ['Contacted'],
 };
 
 /** Whether an agent may move a lead from one status to another by hand. */

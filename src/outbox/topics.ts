@@ -1,3 +1,5 @@
+import type { JsonObject } from '../json.ts';
+
 /**
  * What a live delivery tells the agent's other tools: one outbox message per thing that happened,
  * named for it. The payloads are documented for receivers in docs/outbox.md (a test keeps the two
@@ -82,11 +84,37 @@ export interface LeadOptedOut {
   opted_out_at: string;
 }
 
+/** A return asked of a lead's vendor, or its outcome (docs/economics.md). */
+export interface LeadReturned {
+  lead_id: string;
+  source_id: string;
+  return_id: string;
+  reason: string;
+  /** `requested`, then `credited` or `denied`. */
+  status: string;
+  price_cents: number;
+  /** What shows the reason: the dial attempts, the earlier lead, the state. */
+  evidence: JsonObject;
+  note: string | null;
+}
+
+/** A policy sold to a lead. */
+export interface LeadSold {
+  lead_id: string;
+  source_id: string;
+  sale_id: string;
+  premium_cents: number;
+  product: string | null;
+  sold_at: string;
+}
+
 export interface OutboxPayloads {
   'lead.created': LeadCreated;
   'lead.updated': LeadUpdated;
   'lead.reassigned': LeadReassigned;
   'lead.opted_out': LeadOptedOut;
+  'lead.returned': LeadReturned;
+  'lead.sold': LeadSold;
   'appointment.booked': AppointmentPayload;
   'appointment.rescheduled': AppointmentRescheduled;
   'appointment.canceled': AppointmentCanceled;
@@ -101,6 +129,8 @@ export const OUTBOX_TOPICS = [
   'lead.updated',
   'lead.reassigned',
   'lead.opted_out',
+  'lead.returned',
+  'lead.sold',
   'appointment.booked',
   'appointment.rescheduled',
   'appointment.canceled',

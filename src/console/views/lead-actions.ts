@@ -1,3 +1,4 @@
+import { RETURN_REASONS } from '../../economics/return-rules.ts';
 import { CALL_OUTCOMES, STATUS_CHANGES, type LeadStatus } from '../../leads/lead-status.ts';
 import { html, type Html } from '../html.ts';
 import { actionButton, postForm } from './components.ts';
@@ -10,6 +11,12 @@ export const ACTION_NOTICES = {
   call: 'Call outcome saved.',
   dnc: 'Marked do not contact: no more texts or calls to this number.',
   refused: 'That was not saved: a status can only change as the list offers, and a note cannot be blank.',
+  sold: 'Sale recorded: the lead is Sold.',
+  sale_refused: 'No sale recorded: the premium is dollars and cents, such as 1200 or 1200.50.',
+  returned: 'Returned to the vendor, with the evidence; it counts as credited once they say so.',
+  RETURN_WINDOW_CLOSED: 'Not returned: the source’s return window has closed.',
+  ALREADY_RETURNED: 'Not returned: this purchase was already returned.',
+  NOTHING_TO_RETURN: 'Not returned: no delivery of this lead was billed.',
 } as const;
 export type ActionNotice = keyof typeof ACTION_NOTICES;
 
@@ -65,6 +72,33 @@ export function leadActions({ lead_id, status, doNotContact, csrf }: LeadActions
         'stack note',
       )}
     </div>
+    <div class="act">
+      ${postForm(
+        csrf,
+        `${base}/sale`,
+        html`<label id="sale"
+            >Sold: premium ($)
+            <input name="premium" inputmode="decimal" pattern="\\d+(\\.\\d{1,2})?" required
+          /></label>
+          <label>Product <input name="product" maxlength="200" /></label>
+          <button type="submit">Record sale</button>`,
+        'stack',
+      )}
+      ${postForm(
+        csrf,
+        `${base}/return`,
+        html`<label
+            >Return to vendor
+            <select name="reason" required>
+              <option value="">Why…</option>
+              ${RETURN_REASONS.map((r) => html`<option value="${r}">${REASON_LABELS[r]}</option>`)}
+            </select></label
+          >
+          <label>Note to the vendor <input name="note" maxlength="2000" /></label>
+          <button type="submit">Return lead</button>`,
+        'stack',
+      )}
+    </div>
     ${
       doNotContact
         ? html`<p><span class="status bad">Do not contact</span> No texts or calls go to this number.</p>`
@@ -75,3 +109,15 @@ export function leadActions({ lead_id, status, doNotContact, csrf }: LeadActions
     }
   </section>`;
 }
+
+/** The return reasons as the agent reads them. */
+export const REASON_LABELS: Record<(typeof RETURN_REASONS)[number], string> = {
+  disconnected: 'Disconnected number',
+  wrong_number: 'Wrong number',
+  duplicate: 'Duplicate',
+  out_of_area: 'Out of area',
+  consumer_denies: 'Consumer denies asking',
+  age: 'Age out of range',
+  fraud: 'Fraud',
+  other: 'Other',
+};

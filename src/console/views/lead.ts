@@ -45,7 +45,7 @@ export function leadPage({
     </p>
     ${
       notice
-        ? html`<p class="${notice === 'refused' ? 'error' : 'notice'}" role="status">
+        ? html`<p class="${/refused|[A-Z]/.test(notice) ? 'error' : 'notice'}" role="status">
             ${ACTION_NOTICES[notice]}
           </p>`
         : ''

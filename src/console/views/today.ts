@@ -1,5 +1,6 @@
 import type { AgendaEntry } from '../../appointments/appointment-queries.ts';
 import type { BlockedCallTask, CallTask } from '../../automations/dial-queue.ts';
+import type { ReturnCandidate } from '../../economics/return-candidates.ts';
 import { clock, phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable } from './components.ts';
@@ -24,12 +25,30 @@ export interface TodayData {
   blocked: BlockedCallTask[];
   /** The registry list that covers the agent's leads; null when none does. */
   registry: { loaded_at: string; stale: boolean } | null;
+  /** Leads that look returnable (a bad number, a repeat contact), the closest deadline first. */
+  returns: ReturnCandidate[];
   samples: number;
   reviewDays: number;
   failedDeliveries: number;
   now: string;
   zone: string;
   agentName: string;
+}
+
+/** How long until, as a person says it; console.js counts it down from `data-until`. */
+export function left(untilIso: string, nowIso: string): string {
+  const ms = Date.parse(untilIso) - Date.parse(nowIso);
+  return ms <= 0 ? 'closed' : age(nowIso, untilIso);
+}
+
+function returnRow(r: ReturnCandidate, now: string, zone: string): Html {
+  return html`<tr>
+    <td><a href="/console/leads/${r.lead_id}">${r.name}</a></td>
+    <td>${r.why === 'bad_number' ? 'Bad number' : 'Repeat contact'}</td>
+    <td class="num">$${(r.price_cents / 100).toFixed(2)}</td>
+    <td><strong class="age" data-until="${r.deadline}">${left(r.deadline, now)}</strong></td>
+    <td>${clock(r.deadline, zone)}</td>
+  </tr>`;
 }
 
 /** How long ago, as a person says it; console.js keeps it ticking from `data-since`. */
@@ -153,6 +172,20 @@ export function todayPage(d: TodayData): Html {
       }
       <p><a href="/console/dial-queue">Open the dial queue</a> to call and save each outcome.</p>
     </section>
+    ${
+      d.returns.length
+        ? html`<section aria-labelledby="returns-h">
+            <h2 id="returns-h">Return candidates</h2>
+            <p class="muted">
+              Returnable until the vendor’s window closes: open the lead to return it with its evidence.
+            </p>
+            ${dataTable(
+              ['Lead', 'Why', 'Paid', 'Window closes in', 'At'],
+              d.returns.map((r) => returnRow(r, d.now, d.zone)),
+            )}
+          </section>`
+        : ''
+    }
     <section aria-labelledby="appt-h">
       <h2 id="appt-h">Today’s appointments</h2>
       ${

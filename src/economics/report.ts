@@ -1,0 +1,80 @@
+import type { Queryable } from '../db/index.ts';
+import { reportCounts, type ReportScope } from './report-query.ts';
+import { reportRow, minutes, type ReportRow } from './report-row.ts';
+
+export type { ReportScope } from './report-query.ts';
+
+export interface LeadReport {
+  from: string;
+  to: string;
+  sources: ReportRow[];
+  totals: ReportRow;
+}
+
+/** What each source's leads cost and earned in [from, to): the database counts, the rows divide. */
+export async function leadReport(
+  q: Queryable,
+  scope: ReportScope,
+  range: { from: string; to: string },
+): Promise<LeadReport> {
+  const counts = await reportCounts(q, scope, range);
+  return {
+    from: range.from,
+    to: range.to,
+    sources: counts.sources.map(reportRow),
+    totals: reportRow(counts.totals),
+  };
+}
+
+/** Speed to lead in one week (Monday 00:00 UTC) of deliveries, for the console's chart. */
+export interface WeekSpeed {
+  week: string;
+  leads: number;
+  first_text_minutes_p50: number | null;
+  first_call_minutes_p50: number | null;
+}
+
+const WEEKLY_SQL = `
+WITH cohort AS (
+  SELECT agent_id, lead_id, min(created_at) AS delivered_at FROM lead_purchases p
+   WHERE created_at >= $2 AND created_at < $3
+     AND CASE WHEN $4::boolean
+              THEN source_id IN (SELECT source_id FROM sources WHERE agency_id = $1)
+              ELSE agent_id = $1 END
+   GROUP BY 1, 2
+), speed AS (
+  SELECT date_trunc('week', c.delivered_at AT TIME ZONE 'UTC') AS week,
+         extract(epoch FROM (SELECT min(m.sent_at) FROM sms_messages m
+                              WHERE m.agent_id = c.agent_id AND m.lead_id = c.lead_id AND m.status = 'sent'
+                                AND m.sent_at >= c.delivered_at) - c.delivered_at) / 60 AS first_text,
+         extract(epoch FROM (SELECT min(h.created_at) FROM lead_history h
+                              WHERE h.agent_id = c.agent_id AND h.lead_id = c.lead_id
+                                AND h.event = 'call_outcome' AND h.created_at >= c.delivered_at)
+                 - c.delivered_at) / 60 AS first_call
+    FROM cohort c
+)
+SELECT to_char(week, 'YYYY-MM-DD') AS week, count(*)::int AS leads,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY first_text) AS first_text,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY first_call) AS first_call
+  FROM speed GROUP BY week ORDER BY week`;
+
+/** The median speed to lead of each week of the period that had deliveries, oldest first. */
+export async function weeklySpeed(
+  q: Queryable,
+  scope: ReportScope,
+  range: { from: string; to: string },
+): Promise<WeekSpeed[]> {
+  const byAgency = 'agency_id' in scope;
+  const { rows } = await q.query<{
+    week: string;
+    leads: number;
+    first_text: number | null;
+    first_call: number | null;
+  }>(WEEKLY_SQL, [byAgency ? scope.agency_id : scope.agent_id, range.from, range.to, byAgency]);
+  return rows.map((r) => ({
+    week: r.week,
+    leads: r.leads,
+    first_text_minutes_p50: minutes(r.first_text === null ? null : Number(r.first_text)),
+    first_call_minutes_p50: minutes(r.first_call === null ? null : Number(r.first_call)),
+  }));
+}
