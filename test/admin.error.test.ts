@@ -291,7 +291,7 @@ describe('query parameters', () => {
     ['a limit of 0', 'limit=0'],
     ['a negative limit', 'limit=-1'],
     ['a fractional limit', 'limit=1.5'],
-    ['an unknown status', 'status=Sold'],
+    ['an unknown status', 'status=Closed'],
     ['a cursor that was never issued', 'cursor=garbage'],
     ['a cursor of valid base64 with the wrong content', `cursor=${Buffer.from('x|y').toString('base64url')}`],
     [

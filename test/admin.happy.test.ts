@@ -467,6 +467,7 @@ describe('samples', () => {
       custom_fields: {},
       warnings: [{ field: 'phone', code: 'INVALID_PHONE', message: 'bad' }],
       error_code: null,
+      error_details: null,
       // Stored without a preview (as samples from before automations were): listed as null.
       would_fire: null,
       would_route: null,

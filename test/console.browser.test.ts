@@ -305,7 +305,10 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     expect(queue).toContain('(305) 555-0147');
     expect(queue).toContain('Florida: calls 8 a.m.–8 p.m.');
     expect(queue).toMatch(/\d{1,2}:\d{2} [AP]M E[SD]T \(America\/New_York\)/); // Maria's time, with its zone
-    expect(queue).not.toContain('James Porter'); // do not contact
+    // Marked do not contact: listed as blocked, with no number to dial and no outcome to save.
+    const blocked = page.locator('tr', { hasText: 'James Porter' });
+    expect(await blocked.textContent()).toContain('do not call');
+    expect(await blocked.locator('a.phone, select').count()).toBe(0);
     const row = page.locator('tr', { hasText: 'Maria Gonzalez' });
     expect(await row.locator('select').inputValue()).toBe(''); // no outcome chosen in advance
     expect(await row.locator('a.phone').getAttribute('href')).toBe('tel:+13055550147');

@@ -104,7 +104,7 @@ describe('changing a lead’s status', () => {
   });
 
   it.each([
-    [{ status: 'Sold' }, 'status'],
+    [{ status: 'Closed' }, 'status'],
     [{}, 'status'],
     [{ status: 'Contacted' }, 'notes'],
     [{ note: '   ' }, 'notes'],
@@ -115,6 +115,13 @@ describe('changing a lead’s status', () => {
     const res = await act(lead_id, action, body);
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({ error_code: 'VALIDATION_ERROR' });
+  });
+
+  it('When Sold is set by hand, then it is 409 STATUS_NOT_ALLOWED: a sale is recorded with its premium', async () => {
+    const { lead_id } = await newLead();
+    const res = await act(lead_id, 'status', { status: 'Sold' });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toMatchObject({ error_code: 'STATUS_NOT_ALLOWED' });
   });
 
   it('When the lead does not exist or the id is not one, then it is 404 LEAD_NOT_FOUND', async () => {

@@ -44,16 +44,17 @@ describe("a stored lead's view", () => {
       ...canonical,
       'vendor_extra',
     ]);
-    expect(keys.slice(-7)).toEqual([
+    expect(keys.slice(-8)).toEqual([
       'idempotency_key',
       'custom_fields',
       'consent',
+      'consent_check',
       'screening',
       'body_format',
       'created_at',
       'updated_at',
     ]);
-    expect(keys).toHaveLength(3 + canonical.length + 1 + 7);
+    expect(keys).toHaveLength(3 + canonical.length + 1 + 8);
     expect(view).toMatchObject({
       lead_id: id,
       state: 'TX',

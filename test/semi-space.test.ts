@@ -29,7 +29,7 @@ if (isMainThread) {
   setInterval(read, 20).unref();
   process.once('SIGTERM', () => {
     read();
-    process.stdout.write('SEMI-SPACE MAX ' + max + ' FLAGS ' + process.execArgv.join(' ') + '\\n');
+    process.stdout.write('SEMI-SPACE PID ' + process.pid + ' PPID ' + process.ppid + ' MAX ' + max + ' FLAGS ' + process.execArgv.join(' ') + '\\n');
   });
 }
 `,
@@ -62,11 +62,12 @@ async function semiSpaceOfServeMb(
   } finally {
     await server.stop();
   }
-  // The launcher's own line and the server's: the server is the one that grew.
-  const lines = [...server.output().matchAll(/SEMI-SPACE MAX ([\d.]+) FLAGS (.*)/g)];
-  if (lines.length === 0) throw new Error(`no probe output:\n${server.output()}`);
-  const served = lines.reduce((a, b) => (Number(a[1]) >= Number(b[1]) ? a : b));
-  return { mb: Number(served[1]), flags: served[2] ?? '' };
+  // The launcher's own line and the server's: the server is the launcher's child.
+  const lines = [...server.output().matchAll(/SEMI-SPACE PID (\d+) PPID (\d+) MAX ([\d.]+) FLAGS (.*)/g)];
+  const pids = new Set(lines.map((l) => l[1]));
+  const served = lines.find((l) => pids.has(l[2] ?? ''));
+  if (!served) throw new Error(`no probe output of the server:\n${server.output()}`);
+  return { mb: Number(served[3]), flags: served[4] ?? '' };
 }
 
 // An embedded server's setting: the suite on PostgreSQL has no migrated embedded database to start from.

@@ -75,11 +75,18 @@ export function dialQueuePage({ tasks, blocked, now, zone, csrf, saved }: DialQu
 /** Why screening blocked a call, in words (docs/compliance.md). */
 const BLOCKED_WHY: Record<string, string> = {
   opted_out: 'opted out',
+  do_not_contact: 'marked do not contact',
   dnc: 'on the do-not-call list',
   litigator: 'on the litigator list',
   registry_without_consent: 'on the Do Not Call Registry, no consent evidence',
   registry_stale: 'the registry list is stale, no consent evidence',
 };
+
+function blockedWhy(reason: string): string {
+  if (reason.startsWith('consent_'))
+    return `consent evidence not verified (${reason.slice('consent_'.length)})`;
+  return BLOCKED_WHY[reason] ?? reason;
+}
 
 /** The call tasks screening blocked, with why: no phone link, no outcome form. */
 export function blockedTable(blocked: BlockedCallTask[], zone: string): Html {
@@ -90,9 +97,7 @@ export function blockedTable(blocked: BlockedCallTask[], zone: string): Html {
         html`<tr>
           <td><a href="/console/leads/${t.lead_id}">${t.name}</a></td>
           <td>${t.phone ? phone(t.phone) : '—'}</td>
-          <td>
-            <span class="status bad">do not call</span> ${BLOCKED_WHY[t.blocked_reason] ?? t.blocked_reason}
-          </td>
+          <td><span class="status bad">do not call</span> ${blockedWhy(t.blocked_reason)}</td>
           <td>${when(t.created_at, zone)}</td>
         </tr>`,
     ),
