@@ -131,4 +131,34 @@ describe('the dial queue', () => {
     const page = (await a.get(saved.headers.location as string)).body;
     expect(page).toMatch(/Saved: No answer for Queued Prospect\.\s+The call comes back in an hour/);
   });
+
+  it('When a call is saved as Sold, then it is saved as reached and the lead page asks for the premium; the sale makes it Sold', async () => {
+    const id = await lead(alice.token, { name: 'Buying Prospect', state: 'IL' });
+    const { testDispatcher } = await import('./support/automations.ts');
+    await testDispatcher(t.db).runOnce();
+    const { rows } = await t.db.query<{ task_id: string }>(
+      'SELECT task_id FROM dial_tasks WHERE lead_id = $1',
+      [id],
+    );
+    const task = rows[0]?.task_id ?? '';
+    const csrf = await a.csrf('/console/dial-queue');
+    expect((await a.get('/console/dial-queue')).body).toContain('<option value="sold">Sold…</option>');
+    const saved = await a.post(`/console/dial-queue/${task}/outcome`, { _csrf: csrf, outcome: 'sold' });
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe(`/console/leads/${id}?done=sell#sale`);
+    const page = (await a.get(`/console/leads/${id}?done=sell`)).body;
+    expect(page).toContain('Enter the premium below to record the sale.');
+    expect(await status(id)).toBe('Contacted');
+    const { rows: done } = await t.db.query<{ status: string }>(
+      'SELECT status FROM dial_tasks WHERE task_id = $1',
+      [task],
+    );
+    expect(done[0]?.status).toBe('done');
+    const sale = await a.post(`/console/leads/${id}/sale`, {
+      _csrf: await a.csrf(`/console/leads/${id}`),
+      premium: '1200.50',
+    });
+    expect(sale.headers.location).toBe(`/console/leads/${id}?done=sold`);
+    expect(await status(id)).toBe('Sold');
+  });
 });

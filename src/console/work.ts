@@ -17,7 +17,7 @@ import type { ConsoleDeps } from './deps.ts';
 import { consolePage, csrfToken, signedIn } from './context.ts';
 import { queryValue } from './query.ts';
 import { deliveriesPage, type TextRow } from './views/deliveries.ts';
-import { dialQueuePage, type DialQueueData } from './views/dial-queue.ts';
+import { dialQueuePage, SOLD, type DialQueueData } from './views/dial-queue.ts';
 
 /** The agent's newest texts, whatever became of them. */
 async function recentTexts(db: Queryable, agentId: string, limit: number): Promise<TextRow[]> {
@@ -76,8 +76,10 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
     post,
     async (request, reply) => {
       const me = await signedIn(deps, request);
-      const outcome = (request.body as Record<string, unknown> | undefined)?.outcome;
+      const chosen = (request.body as Record<string, unknown> | undefined)?.outcome;
       const id = request.params.task_id;
+      const sold = chosen === SOLD;
+      const outcome = sold ? 'reached' : chosen;
       if (typeof outcome !== 'string' || !(CALL_OUTCOMES as readonly string[]).includes(outcome))
         return reply.redirect('/console/dial-queue?saved=none', 303);
       const done = isUuid(id)
@@ -88,6 +90,7 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
             new Date(),
           )
         : null;
+      if (sold && done?.ok) return reply.redirect(`/console/leads/${done.lead_id}?done=sell#sale`, 303);
       const query = done?.ok ? `?saved=${outcome}&lead=${done.lead_id}` : '';
       return reply.redirect(`/console/dial-queue${query}`, 303);
     },

@@ -24,6 +24,12 @@ export interface DialQueueData {
   saved?: { name: string; outcome: CallOutcome; status: string } | 'missing';
 }
 
+/**
+ * The outcome of a call that ended in a sale: saved as reached, then the lead page's sale form asks
+ * for the premium (a sale is recorded with it, docs/economics.md).
+ */
+export const SOLD = 'sold';
+
 /** What follows each outcome, said when it is saved. */
 const AFTER: Record<CallOutcome, string> = {
   reached: 'The task is done.',
@@ -52,7 +58,7 @@ export function dialQueuePage({ tasks, blocked, now, zone, csrf, saved }: DialQu
       Who to call now, oldest first, with the prospect’s local time. Outside calling hours (8:00–21:00 there,
       or the state’s own rule), wait. After each call, save its outcome: reached makes a new lead Contacted;
       no answer brings the call back in an hour (three tries at most); bad number and not interested say so on
-      the lead.
+      the lead; sold saves the call as reached and opens the lead’s sale form for the premium.
     </p>
     ${
       tasks.length
@@ -122,6 +128,7 @@ function taskRow(t: CallTask, now: string, zone: string, csrf: string): Html {
           <select id="outcome-${t.task_id}" name="outcome" required>
             <option value="">Choose…</option>
             ${CALL_OUTCOMES.map((o) => html`<option value="${o}">${OUTCOME_LABELS[o]}</option>`)}
+            <option value="${SOLD}">Sold…</option>
           </select>
           <button type="submit">Save</button>`,
       )}

@@ -11,6 +11,7 @@ export const ACTION_NOTICES = {
   call: 'Call outcome saved.',
   dnc: 'Marked do not contact: no more texts or calls to this number.',
   refused: 'That was not saved: a status can only change as the list offers, and a note cannot be blank.',
+  sell: 'Call saved as reached. Enter the premium below to record the sale.',
   sold: 'Sale recorded: the lead is Sold.',
   sale_refused: 'No sale recorded: the premium is dollars and cents, such as 1200 or 1200.50.',
   returned: 'Returned to the vendor, with the evidence; it counts as credited once they say so.',
