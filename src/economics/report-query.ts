@@ -5,6 +5,18 @@ import type { ReportCounts } from './report-row.ts';
 export type ReportScope = { agent_id: string } | { agency_id: string };
 
 /**
+ * Speed to lead of a lead `c` (agent_id, lead_id, delivered_at): minutes from its delivery to the
+ * first text sent and to the first call outcome, null when none came.
+ */
+export const SPEED_TO_LEAD = `extract(epoch FROM (SELECT min(m.sent_at) FROM sms_messages m
+                              WHERE m.agent_id = c.agent_id AND m.lead_id = c.lead_id AND m.status = 'sent'
+                                AND m.sent_at >= c.delivered_at) - c.delivered_at) / 60 AS first_text,
+         extract(epoch FROM (SELECT min(h.created_at) FROM lead_history h
+                              WHERE h.agent_id = c.agent_id AND h.lead_id = c.lead_id
+                                AND h.event = 'call_outcome' AND h.created_at >= c.delivered_at)
+                 - c.delivered_at) / 60 AS first_call`;
+
+/**
  * The counts of the report, one row per source that delivered in [from, to) and one of the totals
  * (source_id null), in one statement. The period picks the purchases (accepted live deliveries);
  * what became of their leads is counted whenever it happened: a lead counts for each source that
@@ -38,13 +50,7 @@ became AS (
          EXISTS (SELECT 1 FROM appointments a WHERE a.agent_id = c.agent_id AND a.lead_id = c.lead_id)
            AS appointment,
          s.sales, s.premium_cents,
-         extract(epoch FROM (SELECT min(m.sent_at) FROM sms_messages m
-                              WHERE m.agent_id = c.agent_id AND m.lead_id = c.lead_id AND m.status = 'sent'
-                                AND m.sent_at >= c.delivered_at) - c.delivered_at) / 60 AS first_text,
-         extract(epoch FROM (SELECT min(h.created_at) FROM lead_history h
-                              WHERE h.agent_id = c.agent_id AND h.lead_id = c.lead_id
-                                AND h.event = 'call_outcome' AND h.created_at >= c.delivered_at)
-                 - c.delivered_at) / 60 AS first_call
+         ${SPEED_TO_LEAD}
     FROM cohort c
     CROSS JOIN LATERAL (SELECT count(*) AS sales, COALESCE(sum(premium_cents), 0) AS premium_cents
                           FROM lead_sales ls WHERE ls.agent_id = c.agent_id AND ls.lead_id = c.lead_id) s

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/index.ts';
-import { reportCounts, type ReportScope } from './report-query.ts';
+import { reportCounts, SPEED_TO_LEAD, type ReportScope } from './report-query.ts';
 import { reportRow, minutes, type ReportRow } from './report-row.ts';
 
 export type { ReportScope } from './report-query.ts';
@@ -44,13 +44,7 @@ WITH cohort AS (
    GROUP BY 1, 2
 ), speed AS (
   SELECT date_trunc('week', c.delivered_at AT TIME ZONE 'UTC') AS week,
-         extract(epoch FROM (SELECT min(m.sent_at) FROM sms_messages m
-                              WHERE m.agent_id = c.agent_id AND m.lead_id = c.lead_id AND m.status = 'sent'
-                                AND m.sent_at >= c.delivered_at) - c.delivered_at) / 60 AS first_text,
-         extract(epoch FROM (SELECT min(h.created_at) FROM lead_history h
-                              WHERE h.agent_id = c.agent_id AND h.lead_id = c.lead_id
-                                AND h.event = 'call_outcome' AND h.created_at >= c.delivered_at)
-                 - c.delivered_at) / 60 AS first_call
+         ${SPEED_TO_LEAD}
     FROM cohort c
 )
 SELECT to_char(week, 'YYYY-MM-DD') AS week, count(*)::int AS leads,
