@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signSchedulerPayload } from '../src/booking-events/signature.ts';
 import { signMetaPayload } from '../src/gateway/meta-envelope.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
@@ -13,13 +13,18 @@ import { bookingFixtureText, type BookingFixture } from './fixtures/booking/load
  * sender contract and must be deliberate (`npx vitest run test/answers.golden.test.ts -u`).
  */
 
+const RECORDED_ON = new Date('2026-12-01T16:00:00Z');
 let t: TestApp;
 let limited: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   limited = await createTestApp({ rateLimit: { rps: 1, burst: 1 } });
+  // The answers are recorded as of one day, so an appointment of theirs never turns past (and
+  // warned of) as the calendar moves on; the clock runs on from there.
+  vi.useFakeTimers({ toFake: ['Date'], now: RECORDED_ON, shouldAdvanceTime: true });
 });
 afterAll(async () => {
+  vi.useRealTimers();
   await t.close();
   await limited.close();
 });

@@ -91,6 +91,8 @@ describe('what Today reads', () => {
 
 describe('the Today page', () => {
   it('When the agent logs in, then Today is the first screen, first in the nav, with the waiting leads ticking and polled', async () => {
+    // The page reads at the real clock, not at NOW: the sample came in just now.
+    await t.db.query(`UPDATE listen_samples SET received_at = now() WHERE agent_id = $1`, [agent.agent_id]);
     const b = new ConsoleClient(t.app);
     const login = await b.login(agent.email, CONSOLE_PASSWORD);
     expect(login.headers.location).toBe('/console/today');

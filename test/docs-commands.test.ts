@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { runCli } from '../src/cli/program.ts';
 import { loadConfig } from '../src/config.ts';
 import { printBanner } from '../src/banner.ts';
@@ -97,6 +97,12 @@ describe('docs: the commands they show run', () => {
   });
 
   it("When the README's curl is run, then the answer is the one the README shows", async () => {
+    // As of a day before the README's appointment, so the answer shown stays the answer (no
+    // APPOINTMENT_IN_PAST) once the calendar passes it; the clock runs on from there.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-12-01T16:00:00Z'), shouldAdvanceTime: true });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const source = await seedSource(t.db, 'README Agent');
     const readme = read('README.md');
     const [command] = blocks(readme, '## Send a lead', 'sh');

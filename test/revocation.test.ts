@@ -23,6 +23,13 @@ const reply = (from: string, body: string) =>
     payload: JSON.stringify({ from, body }),
   });
 const noon = () => testDispatcher(t.db, [0], { now: () => new Date('2027-01-15T18:00:00Z') });
+// Night in Chicago (05:00Z) tomorrow, whenever the suite runs: texts written now are due by then.
+const tonight = () => {
+  const at = new Date();
+  at.setUTCDate(at.getUTCDate() + 1);
+  at.setUTCHours(5, 0, 0, 0);
+  return testDispatcher(t.db, [0], { now: () => at });
+};
 
 async function rowsOf<T>(sql: string, params: unknown[]): Promise<T[]> {
   return (await t.db.query<T>(sql, params)).rows;
@@ -165,7 +172,7 @@ describe('revocation: whom it reaches', () => {
     const lead = (
       await deliver(t.app, src.token, { name: 'Dnc Dee', phone, state: 'IL', sms_consent: true })
     ).json().lead_id as string;
-    await testDispatcher(t.db, [0], { now: () => new Date('2027-01-16T05:00:00Z') }).runOnce();
+    await tonight().runOnce();
     const res = await adminInject(t.app, 'POST', `/leads/${lead}/do-not-contact`);
     expect(res.statusCode).toBe(200);
     expect(await rowsOf('SELECT status, blocked_reason FROM dial_tasks WHERE lead_id = $1', [lead])).toEqual([
@@ -193,7 +200,7 @@ describe('revocation: one confirmation text, never more', () => {
       expect.objectContaining({ status: 'scheduled', agent_id: src.agent_id }),
     ]);
     // At night in Chicago: the reply goes at once, outside the calling hours too.
-    const round = await testDispatcher(t.db, [0], { now: () => new Date('2027-01-16T05:00:00Z') }).runOnce();
+    const round = await tonight().runOnce();
     expect(round.texts.sent).toBe(1);
     expect(await confirmations(phone)).toEqual([expect.objectContaining({ status: 'sent' })]);
     expect((await confirmations(phone))[0]?.body).toContain('no more texts or calls');
