@@ -382,9 +382,19 @@ describe('the document against real answers', () => {
     await deliver(t.app, token, { first_name: 'Sam', listen: true });
     const leadId = String(delivered.json<Json>().lead_id);
 
+    const returned = await admin('POST', `/leads/${leadId}/returns`, { reason: 'other' });
+    expectValid(returned, 'post', '/v1/admin/leads/{lead_id}/returns', 201);
+    const sold = await admin('POST', `/leads/${leadId}/sales`, { premium_cents: 120_000 });
+    expectValid(sold, 'post', '/v1/admin/leads/{lead_id}/sales', 201);
     const detail = await admin('GET', `/leads/${leadId}`);
     expect((detail.appointments as unknown[]).length).toBe(1);
+    expect([(detail.returns as unknown[]).length, (detail.sales as unknown[]).length]).toEqual([1, 1]);
     expectValid(detail, 'get', '/v1/admin/leads/{lead_id}');
+    // The lead's parts are checked only if the document requires them.
+    const parts = answerSchema('get', '/v1/admin/leads/{lead_id}', 200).allOf as Json[];
+    expect(parts.flatMap((part) => (part.required as string[] | undefined) ?? [])).toEqual(
+      expect.arrayContaining(['appointments', 'history', 'purchases', 'returns', 'sales']),
+    );
     const page = await admin('GET', `/agents/${agentId}/leads?limit=10`);
     expectValid(page, 'get', '/v1/admin/agents/{agent_id}/leads');
     const agenda = await admin(

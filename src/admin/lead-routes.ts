@@ -2,9 +2,10 @@ import { DateTime } from 'luxon';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { listAgenda } from '../appointments/appointment-queries.ts';
 import { appError } from '../errors.ts';
-import { encodeLeadCursor, getLeadDetail, listLeads } from '../leads/lead-queries.ts';
+import { encodeLeadCursor, listLeads } from '../leads/lead-queries.ts';
 import { ownerOf } from './auth.ts';
 import { agentOf, loadAgent } from './lookups.ts';
+import { readLead } from './use-cases/lead-read.ts';
 import { parseAgendaRange, parseLeadListQuery } from './list-queries.ts';
 import { AgentParams } from './schemas/agents.ts';
 import { AGENT, answers, AUTH, operation } from './schemas/errors.ts';
@@ -38,15 +39,14 @@ export function registerLeadRoutes(app: AdminApp, deps: AdminDeps): void {
     '/leads/:lead_id',
     {
       schema: {
-        ...operation('getLead', 'A lead with its appointments and history'),
+        ...operation('getLead', 'A lead with its appointments, history, purchases, returns and sales'),
         params: LeadParams,
         response: answers({ 200: LeadDetail }, [...AUTH, 'LEAD_NOT_FOUND']),
       },
     },
     async (request) => {
-      const lead = await getLeadDetail(deps.db, request.params.lead_id.toLowerCase());
-      const owner = ownerOf(request);
-      if (!lead || (owner !== null && lead.agent_id !== owner)) throw appError('LEAD_NOT_FOUND');
+      const lead = await readLead(deps.db, request.params.lead_id.toLowerCase(), ownerOf(request));
+      if (!lead) throw appError('LEAD_NOT_FOUND');
       return lead;
     },
   );

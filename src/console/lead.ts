@@ -3,7 +3,7 @@ import { LeadCallBody, LeadNoteBody, LeadStatusBody } from '../admin/schemas/lea
 import { actOnLead, type LeadAction } from '../admin/use-cases/lead-actions.ts';
 import type { CallOutcome, LeadStatus } from '../leads/lead-status.ts';
 import { listDestinations } from '../automations/destination-repository.ts';
-import { getLeadDetail } from '../leads/lead-queries.ts';
+import { readLead } from '../admin/use-cases/lead-read.ts';
 import { listSources } from '../sources/source-repository.ts';
 import { appError } from '../errors.ts';
 import type { ConsoleDeps } from './deps.ts';
@@ -20,9 +20,9 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
   scope.get<{ Params: { lead_id: string } }>('/leads/:lead_id', async (request, reply) => {
     const me = await signedIn(deps, request);
     const id = request.params.lead_id;
-    const lead = UUID.test(id) ? await getLeadDetail(deps.db, id) : null;
     // Another agent's lead is exactly as missing as one that never was.
-    if (!lead || lead.agent_id !== me.agent.agent_id) throw appError('LEAD_NOT_FOUND');
+    const lead = UUID.test(id) ? await readLead(deps.db, id.toLowerCase(), me.agent.agent_id) : null;
+    if (!lead) throw appError('LEAD_NOT_FOUND');
     const [sources, automations, destinations] = await Promise.all([
       listSources(deps.db, me.agent.agent_id),
       leadAutomations(deps.db, me.agent.agent_id, lead.lead_id),

@@ -147,6 +147,16 @@ export async function decideReturn(
   });
 }
 
+/** A lead's returns, oldest first, each with its outcome if the vendor answered. The lead's own index finds them. */
+export async function listLeadReturns(db: Queryable, agentId: string, leadId: string): Promise<LeadReturn[]> {
+  const { rows } = await db.query<ReturnRow>(
+    `SELECT ${RETURN_COLUMNS} FROM lead_returns WHERE agent_id = $1 AND lead_id = $2
+      ORDER BY created_at, return_id`,
+    [agentId, leadId],
+  );
+  return rows.map(toReturn);
+}
+
 const RETURN_COLUMNS = `agent_id, return_id, lead_id, source_id, reason, note, status, price_cents, evidence,
   created_at, decided_at`;
 

@@ -1,5 +1,5 @@
 import { newId } from '../db/ids.ts';
-import { iso, type Database } from '../db/index.ts';
+import { iso, type Database, type Queryable } from '../db/index.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import type { LeadStatus } from '../leads/lead-status.ts';
 import { enqueue } from '../outbox/enqueue.ts';
@@ -11,17 +11,19 @@ export interface NewSale {
   sold_at: Date;
 }
 
-export interface Sale {
+/** A sale as it is kept: what the lead's read lists. */
+export interface LeadSale {
   sale_id: string;
   lead_id: string;
   source_id: string;
   premium_cents: number;
   product: string | null;
   sold_at: string;
-  status: LeadStatus;
-  status_from: LeadStatus;
   created_at: string;
 }
+
+/** A sale as its recording answers: the record, and what it did to the lead's status. */
+export type Sale = LeadSale & { status: LeadStatus; status_from: LeadStatus };
 
 export type SaleResult = ({ ok: true } & Sale) | { ok: false; code: 'LEAD_NOT_FOUND' };
 
@@ -40,9 +42,9 @@ export async function recordSale(
     const lead = await lockOwnedLead(tx, target);
     if (!lead) return { ok: false, code: 'LEAD_NOT_FOUND' };
     const saleId = newId(now.getTime());
-    await tx.query(
+    const { rows } = await tx.query<SaleRow>(
       `INSERT INTO lead_sales (agent_id, sale_id, lead_id, source_id, premium_cents, product, sold_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${SALE_COLUMNS}`,
       [
         lead.agent_id,
         saleId,
@@ -54,6 +56,8 @@ export async function recordSale(
         now.toISOString(),
       ],
     );
+    if (!rows[0]) throw new Error('the sale was not written');
+    const made = toSale(rows[0]);
     if (lead.status !== 'Sold') {
       await tx.query(
         `UPDATE leads SET status = 'Sold', updated_at = $3 WHERE agent_id = $1 AND lead_id = $2`,
@@ -69,7 +73,6 @@ export async function recordSale(
       changes: lead.status === 'Sold' ? {} : { status: { from: lead.status, to: 'Sold' } },
       details,
     });
-    const sold_at = iso(sale.sold_at);
     await enqueue(tx, lead.agent_id, [
       {
         topic: 'lead.sold',
@@ -79,21 +82,39 @@ export async function recordSale(
           sale_id: saleId,
           premium_cents: sale.premium_cents,
           product: sale.product,
-          sold_at,
+          sold_at: made.sold_at,
         },
       },
     ]);
-    return {
-      ok: true,
-      sale_id: saleId,
-      lead_id: lead.lead_id,
-      source_id: lead.source_id,
-      premium_cents: sale.premium_cents,
-      product: sale.product,
-      sold_at,
-      status: 'Sold',
-      status_from: lead.status,
-      created_at: iso(now),
-    };
+    return { ok: true, ...made, status: 'Sold', status_from: lead.status };
   });
+}
+
+/** A lead's sales, in the order they were sold. The lead's own index finds them. */
+export async function listLeadSales(db: Queryable, agentId: string, leadId: string): Promise<LeadSale[]> {
+  const { rows } = await db.query<SaleRow>(
+    `SELECT ${SALE_COLUMNS} FROM lead_sales WHERE agent_id = $1 AND lead_id = $2
+      ORDER BY sold_at, created_at, sale_id`,
+    [agentId, leadId],
+  );
+  return rows.map(toSale);
+}
+
+const SALE_COLUMNS = 'sale_id, lead_id, source_id, premium_cents, product, sold_at, created_at';
+
+type SaleRow = Omit<LeadSale, 'sold_at' | 'created_at'> & {
+  sold_at: Date | string;
+  created_at: Date | string;
+};
+
+function toSale(row: SaleRow): LeadSale {
+  return {
+    sale_id: row.sale_id,
+    lead_id: row.lead_id,
+    source_id: row.source_id,
+    premium_cents: row.premium_cents,
+    product: row.product,
+    sold_at: iso(row.sold_at),
+    created_at: iso(row.created_at),
+  };
 }

@@ -143,9 +143,11 @@ export async function getLeadViews(
   return new Map(rows.map((row) => [row.lead_id, toLeadView(row)]));
 }
 
-export async function getLeadDetail(db: Queryable, leadId: string): Promise<LeadDetail | null> {
-  const lead = await getLeadView(db, leadId);
-  if (!lead) return null;
+/**
+ * What the lead's read adds to its view: appointments, history, routing and purchases, read
+ * together. The caller has the view already, and has checked whose lead it is.
+ */
+export async function readLeadDetail(db: Queryable, lead: LeadView): Promise<LeadDetail> {
   const [appointments, history, routing, purchases] = await Promise.all([
     listLeadAppointments(db, lead.agent_id, lead.lead_id),
     listLeadHistory(db, lead.agent_id, lead.lead_id),

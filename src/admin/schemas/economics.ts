@@ -45,16 +45,23 @@ export const SaleBody = Type.Object({
   sold_at: Type.Optional(Timestamp('When it was sold; not in the future. Default: now.')),
 });
 
-export const Sale = Type.Object({
+/** A sale as it is kept: what the lead's read lists. */
+export const LeadSale = Type.Object({
   sale_id: Uuid(),
   lead_id: Uuid(),
   source_id: Uuid('The lead’s source, which the sale counts for.'),
   premium_cents: Type.Integer(),
   product: Nullable(Type.String()),
   sold_at: Timestamp(),
+  created_at: Timestamp('When it was recorded.'),
+});
+
+const { created_at: recordedAt, ...saleProperties } = LeadSale.properties;
+export const Sale = Type.Object({
+  ...saleProperties,
   status: Enum(LEAD_STATUSES, 'The lead’s status after the sale: Sold.'),
   status_from: Enum(LEAD_STATUSES, 'Its status before.'),
-  created_at: Timestamp(),
+  created_at: recordedAt,
 });
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });

@@ -1,4 +1,5 @@
 import { Routing } from './agencies.ts';
+import { LeadSale, Return } from './economics.ts';
 import { Type, type Static } from 'typebox';
 import { APPOINTMENT_STATUSES } from '../../appointments/transitions.ts';
 import { LIMITS } from '../../limits.ts';
@@ -139,6 +140,8 @@ export const LeadDetail = Type.Unsafe<
     history: Static<typeof HistoryEntry>[];
     routing: Static<typeof Routing> | null;
     purchases: Static<typeof Purchase>[];
+    returns: Static<typeof Return>[];
+    sales: Static<typeof LeadSale>[];
   }
 >({
   allOf: [
@@ -151,6 +154,14 @@ export const LeadDetail = Type.Unsafe<
       }),
       purchases: Type.Array(Purchase, {
         description: 'One per accepted live delivery (never Listen, refused or replayed ones), oldest first.',
+      }),
+      returns: Type.Array(Return, {
+        description:
+          'Each return asked of a vendor, as `POST /leads/{lead_id}/returns` answered it, with the vendor’s answer (`status`, `decided_at`) once recorded; oldest first.',
+      }),
+      sales: Type.Array(LeadSale, {
+        description:
+          'Each policy sold to the lead, as `POST /leads/{lead_id}/sales` recorded it; by `sold_at`, oldest first.',
       }),
     }),
   ],
