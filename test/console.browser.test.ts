@@ -413,10 +413,19 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await page.locator('button:has-text("Record sale")').click();
     await page.waitForSelector('.notice:has-text("Sale recorded")');
     expect(await page.textContent('.status')).toBe('Sold');
+    const sales = page.locator('section', { has: page.locator('#sales-h') });
+    expect((await sales.textContent())?.replace(/\s+/g, ' ')).toContain('$1450.50 premium · Term life 20');
     await page.goto(`${base}/console/leads/${marcus}`);
     await page.locator('select[name="reason"]').selectOption('disconnected');
     await page.locator('button:has-text("Return lead")').click();
     await page.waitForSelector('.notice:has-text("Returned to the vendor")');
+    const returns = page.locator('section', { has: page.locator('#returns-h') });
+    expect((await returns.textContent())?.replace(/\s+/g, ' ')).toContain(
+      '$35.00 · Disconnected number · requested, awaiting the vendor',
+    );
+    expect(await returns.locator('pre.json').isVisible()).toBe(false); // the evidence opens on demand
+    await returns.locator('summary:has-text("Evidence")').click();
+    expect(await returns.locator('pre.json').textContent()).toContain('"dial_attempts": 1');
     await page.locator('select[name="reason"]').selectOption('other');
     await page.locator('button:has-text("Return lead")').click();
     await page.waitForSelector('.error:has-text("already returned")');

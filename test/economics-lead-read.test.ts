@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminInject, createTestApp, type TestApp } from './support/app.ts';
-import { agentWithLogin } from './support/console-client.ts';
+import { agentWithLogin, CONSOLE_PASSWORD, ConsoleClient } from './support/console-client.ts';
 import { deliver } from './support/deliver.ts';
 
 /**
  * A lead's returns and sales on its read (docs/economics.md), on the suite's database: listed as
  * their own routes answer them, oldest first, `[]` when none; the vendor's answer shows once
- * recorded; another agent's key still gets 404.
+ * recorded; another agent's key still gets 404; the console's lead page shows them.
  */
 let t: TestApp;
 let agent: Awaited<ReturnType<typeof agentWithLogin>>;
@@ -125,5 +125,33 @@ describe('the lead’s read: returns and sales', () => {
     expect(res.statusCode, res.body).toBe(404);
     expect(res.json()).toMatchObject({ error_code: 'LEAD_NOT_FOUND' });
     expect(res.body).not.toContain('Number out of service');
+  });
+});
+
+describe('the console’s lead page: returns and sales', () => {
+  it('When the lead was returned, credited and sold, then its page shows the return’s status and evidence and the sale’s premium as money', async () => {
+    const { leadId, asked } = await leadWithBooks();
+    await adminInject(t.app, 'PATCH', `/returns/${String(asked.return_id)}`, { status: 'credited' });
+    await sell(leadId, { premium_cents: 120_000, product: 'Medicare Supplement' });
+    const b = new ConsoleClient(t.app);
+    await b.login(agent.email, CONSOLE_PASSWORD);
+    const page = (await b.get(`/console/leads/${leadId}`)).body;
+
+    const returns = page.slice(page.indexOf('id="returns-h"'), page.indexOf('id="sales-h"'));
+    expect(returns).toContain('$40.00');
+    expect(returns).toContain('Disconnected number');
+    expect(returns).toContain('<span class="status ok">credited</span>');
+    expect(returns).toContain('Number out of service');
+    expect(returns).toContain('&quot;dial_attempts&quot;: 1');
+    const sales = page.slice(page.indexOf('id="sales-h"'), page.indexOf('id="hist-h"'));
+    expect(sales).toMatch(/\$1200\.00\s+premium · Medicare Supplement/);
+  });
+
+  it('When the lead has neither, then the page says so under each heading', async () => {
+    const b = new ConsoleClient(t.app);
+    await b.login(agent.email, CONSOLE_PASSWORD);
+    const page = (await b.get(`/console/leads/${await newLead()}`)).body;
+    expect(page).toContain('None: this lead was not returned to a vendor.');
+    expect(page).toMatch(/id="sales-h">Sales<\/h2>\s*<p class="empty">None recorded.<\/p>/);
   });
 });

@@ -1,5 +1,6 @@
 import { LEAD_FIELDS } from '../../ingest/fields.ts';
-import type { HistoryView, LeadDetail } from '../../leads/lead-queries.ts';
+import type { LeadRead } from '../../admin/use-cases/lead-read.ts';
+import type { HistoryView } from '../../leads/lead-queries.ts';
 import type { CallOutcome, LeadStatus } from '../../leads/lead-status.ts';
 import { OUTCOME_LABELS } from './dial-queue.ts';
 import { fieldText, label, phone, RECORDED, show, textStatus, when } from '../format.ts';
@@ -7,10 +8,11 @@ import { html, jsonBlock, type Html } from '../html.ts';
 import type { LeadAutomations } from '../lead-automations.ts';
 import { fieldList } from './components.ts';
 import { purchasesSection } from './purchases.ts';
+import { returnsSection, salesSection } from './returns-and-sales.ts';
 import { ACTION_NOTICES, leadActions, type ActionNotice } from './lead-actions.ts';
 
 export interface LeadPageData {
-  lead: LeadDetail;
+  lead: LeadRead;
   zone: string;
   sourceNames: Map<string, string>;
   automations: LeadAutomations;
@@ -21,7 +23,10 @@ export interface LeadPageData {
   notice?: ActionNotice;
 }
 
-/** One lead: its fields, custom fields, consent evidence, appointments, history, automations. */
+/**
+ * One lead: its fields, custom fields, consent evidence, appointments, purchases, returns, sales,
+ * history, automations.
+ */
 export function leadPage({
   lead,
   zone,
@@ -89,7 +94,8 @@ export function leadPage({
           : html`<p class="empty">No appointment.</p>`
       }
     </section>
-    ${purchasesSection(lead.purchases, zone, sourceName)}
+    ${purchasesSection(lead.purchases, zone, sourceName)} ${returnsSection(lead.returns, zone, sourceName)}
+    ${salesSection(lead.sales, zone)}
     <section aria-labelledby="hist-h">
       <h2 id="hist-h">History</h2>
       <ol class="timeline">
