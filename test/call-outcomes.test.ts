@@ -93,9 +93,9 @@ describe('call outcomes', () => {
     expect(first).toMatchObject({ task_status: 'open', calls: 1, lead_status: 'New' });
     expect(await queued()).not.toContain(task_id); // out of the queue for now
     const later = new Date(start.getTime() + LIMITS.noAnswerRetryMs + 1000);
-    const { listCallTasks } = await import('../src/automations/dial-queue.ts');
+    const { readDialQueue } = await import('../src/automations/dial-queue.ts');
     const agent = { agent_id: seeded.agent_id, timezone: 'America/Chicago' };
-    expect((await listCallTasks(t.db, agent, later, 100)).map((x) => x.task_id)).toContain(task_id);
+    expect((await readDialQueue(t.db, agent, later, 100)).tasks.map((x) => x.task_id)).toContain(task_id);
     expect(await recordCallOutcome(t.db, seeded.agent_id, task_id, 'no_answer', later)).toMatchObject({
       task_status: 'open',
       calls: 2,

@@ -1,7 +1,7 @@
 import { LIMITS } from '../limits.ts';
 import { listDeliveries, retryDelivery } from '../automations/delivery-repository.ts';
 import { deleteDestination, listDestinations } from '../automations/destination-repository.ts';
-import { listBlockedCallTasks, listCallTasks } from '../automations/dial-queue.ts';
+import { readDialQueue } from '../automations/dial-queue.ts';
 import { appError } from '../errors.ts';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { ownerOf } from './auth.ts';
@@ -142,12 +142,7 @@ export function registerAutomationRoutes(app: AdminApp, deps: AdminDeps): void {
       },
     },
     async (request) => {
-      const agent = agentOf(request);
-      const [tasks, blocked] = await Promise.all([
-        listCallTasks(deps.db, agent, new Date(), LIMITS.listedRows),
-        listBlockedCallTasks(deps.db, agent.agent_id, LIMITS.listedRows),
-      ]);
-      return { tasks, blocked };
+      return readDialQueue(deps.db, agentOf(request), new Date(), LIMITS.listedRows);
     },
   );
 

@@ -7,7 +7,8 @@ import { statusAfterCall, type CallOutcome, type LeadStatus } from '../leads/lea
 import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
 import { leadZone } from './lead-zone.ts';
 import { consentHeldSql } from './consent-repository.ts';
-import { optedOutSql } from './sms-repository.ts';
+import { callBlockOf, callableRows } from './screen-contact.ts';
+import { screenedColumns, type ScreenedRow } from '../screening/screening-sql.ts';
 import type { LeadFields } from '../ingest/types.ts';
 
 /**
@@ -55,59 +56,6 @@ export interface CallTask {
   calling_hours: string;
 }
 
-/**
- * The agent's open call tasks, the lead that has waited longest first: by the lead's delivery time,
- * not the task's, since one dispatcher round makes the tasks of many deliveries at one moment.
- * `until` (default `now`) takes in the tasks waiting until then (a no-answer's retry); each
- * task's `due_at` is the first instant it may be called: its retry time, or the next opening of
- * the calling hours there.
- */
-export async function listCallTasks(
-  db: Queryable,
-  agent: { agent_id: string; timezone: string },
-  now: Date,
-  limit: number,
-  until: Date = now,
-): Promise<Array<CallTask & { due_at: string }>> {
-  const { rows } = await db.query<{
-    task_id: string;
-    lead_id: string;
-    status: string;
-    created_at: Date;
-    not_before: Date | null;
-    name: string;
-    phone: string | null;
-    fields: LeadFields;
-  }>(
-    `SELECT t.task_id, t.lead_id, t.status, t.created_at, t.not_before, l.name, l.phone, l.fields
-       FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
-      WHERE t.agent_id = $1 AND t.status = 'open' AND (t.not_before IS NULL OR t.not_before <= $3)
-        AND NOT ${optedOutSql('t.agent_id', 'l.phone')} AND NOT ${consentHeldSql('t.agent_id', 't.lead_id')}
-      ORDER BY l.created_at, l.lead_id LIMIT $2`,
-    [agent.agent_id, limit, until.toISOString()],
-  );
-  return rows.map((r) => {
-    const zone = leadZone({ ...r.fields, ...(r.phone ? { phone: r.phone } : {}) }, agent.timezone);
-    const state = typeof r.fields.state === 'string' ? r.fields.state : null;
-    const rule = contactRule(state);
-    const notBefore = r.not_before === null ? null : new Date(r.not_before);
-    const ready = notBefore && notBefore > now ? notBefore : now;
-    return {
-      task_id: r.task_id,
-      lead_id: r.lead_id,
-      name: r.name,
-      phone: r.phone,
-      status: r.status,
-      created_at: iso(r.created_at),
-      timezone: zone,
-      local_time: DateTime.fromJSDate(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm"),
-      calling_hours_open: nextAllowedInstant(now, zone, rule).getTime() === now.getTime(),
-      calling_hours: describeCallingHours(state),
-      due_at: nextAllowedInstant(ready, zone, rule).toISOString(),
-    };
-  });
-}
-
 /** A call task screening blocked: in the queue for the agent to see why, never to be called. */
 export interface BlockedCallTask {
   task_id: string;
@@ -118,8 +66,100 @@ export interface BlockedCallTask {
   created_at: string;
 }
 
-/** The agent's blocked call tasks, newest first (docs/compliance.md). */
-export async function listBlockedCallTasks(
+/** The dial queue: the tasks to call, and those screening blocked (docs/compliance.md). */
+export interface DialQueue {
+  tasks: Array<CallTask & { due_at: string }>;
+  blocked: BlockedCallTask[];
+}
+
+type OpenTaskRow = ScreenedRow & {
+  task_id: string;
+  lead_id: string;
+  status: string;
+  created_at: Date;
+  not_before: Date | null;
+  name: string;
+  phone: string | null;
+  fields: LeadFields;
+};
+
+/**
+ * The agent's dial queue. `tasks`: the open call tasks, the lead that has waited longest first: by
+ * the lead's delivery time, not the task's, since one dispatcher round makes the tasks of many
+ * deliveries at one moment. `until` (default `now`) takes in the tasks waiting until then (a
+ * no-answer's retry); each task's `due_at` is the first instant it may be called: its retry time,
+ * or the next opening of the calling hours there. Each open task is screened again as it is read,
+ * on the lists as they are now: one a list blocks since it was made is among `blocked`, with the
+ * reason, as one blocked when it was made is (docs/decisions/0068-call-tasks-screened-when-read.md).
+ * `blocked`: newest first.
+ */
+export async function readDialQueue(
+  db: Queryable,
+  agent: { agent_id: string; timezone: string },
+  now: Date,
+  limit: number,
+  until: Date = now,
+): Promise<DialQueue> {
+  const [open, stored] = await Promise.all([
+    callableRows(
+      async (offset, size) =>
+        (
+          await db.query<OpenTaskRow>(
+            `SELECT t.task_id, t.lead_id, t.status, t.created_at, t.not_before, l.name, l.phone, l.fields,
+                    ${screenedColumns('t.agent_id', 'l.phone', 'lower(l.email)')}
+               FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
+              WHERE t.agent_id = $1 AND t.status = 'open' AND (t.not_before IS NULL OR t.not_before <= $3)
+                AND NOT ${consentHeldSql('t.agent_id', 't.lead_id')}
+              ORDER BY l.created_at, l.lead_id, t.task_id LIMIT $2 OFFSET $4`,
+            [agent.agent_id, size, until.toISOString(), offset],
+          )
+        ).rows,
+      (r) => callBlockOf(r, r.fields, now),
+      limit,
+    ),
+    listBlockedCallTasks(db, agent.agent_id, limit),
+  ]);
+  const blocked = [
+    ...stored,
+    ...open.blocked.map(({ row: r, reason }) => ({
+      task_id: r.task_id,
+      lead_id: r.lead_id,
+      name: r.name,
+      phone: r.phone,
+      blocked_reason: reason,
+      created_at: iso(r.created_at),
+    })),
+  ].sort((a, b) => (b.created_at + b.task_id).localeCompare(a.created_at + a.task_id));
+  return {
+    tasks: open.callable.map((r) => callTask(r, agent.timezone, now)),
+    blocked: blocked.slice(0, limit),
+  };
+}
+
+/** An open task as the agent sees it: the prospect's local time and calling hours, when it is due. */
+function callTask(r: OpenTaskRow, agentZone: string, now: Date): CallTask & { due_at: string } {
+  const zone = leadZone({ ...r.fields, ...(r.phone ? { phone: r.phone } : {}) }, agentZone);
+  const state = typeof r.fields.state === 'string' ? r.fields.state : null;
+  const rule = contactRule(state);
+  const notBefore = r.not_before === null ? null : new Date(r.not_before);
+  const ready = notBefore && notBefore > now ? notBefore : now;
+  return {
+    task_id: r.task_id,
+    lead_id: r.lead_id,
+    name: r.name,
+    phone: r.phone,
+    status: r.status,
+    created_at: iso(r.created_at),
+    timezone: zone,
+    local_time: DateTime.fromJSDate(now, { zone }).toFormat("yyyy-MM-dd'T'HH:mm"),
+    calling_hours_open: nextAllowedInstant(now, zone, rule).getTime() === now.getTime(),
+    calling_hours: describeCallingHours(state),
+    due_at: nextAllowedInstant(ready, zone, rule).toISOString(),
+  };
+}
+
+/** The agent's call tasks stored blocked (when made, by an opt-out, a failed consent check), newest first. */
+async function listBlockedCallTasks(
   db: Queryable,
   agentId: string,
   limit: number,
@@ -150,11 +190,20 @@ export interface CallResult {
 /** Which call: a task of the dial queue, or the lead's own (its oldest open task, if it has one). */
 export type CallTarget = { task_id: string } | { lead_id: string };
 
+type Found = ScreenedRow & {
+  task_id: string | null;
+  lead_id: string;
+  calls: number;
+  status: LeadStatus;
+  fields: LeadFields;
+};
+const SCREENED = `l.fields, ${screenedColumns('l.agent_id', 'l.phone', 'lower(l.email)')}`;
+
 /**
  * The agent's outcome of a call, in the caller's transaction: the task is closed (or, on no
  * answer, back in the queue an hour later, closed on the third), the lead's status follows
  * `statusAfterCall`, and the lead's history says what changed. The task and the lead are locked;
- * null when the agent has no such open task (or, by lead, no such lead).
+ * null when the agent has no such open task, or screening blocks its call now (by lead: no such lead).
  */
 export async function recordCallOutcomeIn(
   tx: Queryable,
@@ -165,15 +214,15 @@ export async function recordCallOutcomeIn(
 ): Promise<CallResult | null> {
   const found =
     'task_id' in target
-      ? await tx.query<{ task_id: string | null; lead_id: string; calls: number; status: LeadStatus }>(
-          `SELECT t.task_id, t.lead_id, t.calls, l.status
+      ? await tx.query<Found>(
+          `SELECT t.task_id, t.lead_id, t.calls, l.status, ${SCREENED}
              FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
             WHERE t.agent_id = $1 AND t.task_id = $2 AND t.status = 'open'
             FOR UPDATE OF t, l`,
           [agentId, target.task_id],
         )
-      : await tx.query<{ task_id: string | null; lead_id: string; calls: number; status: LeadStatus }>(
-          `SELECT t.task_id, l.lead_id, COALESCE(t.calls, 0) AS calls, l.status
+      : await tx.query<Found>(
+          `SELECT t.task_id, l.lead_id, COALESCE(t.calls, 0) AS calls, l.status, ${SCREENED}
              FROM leads l LEFT JOIN LATERAL (
                   SELECT task_id, calls FROM dial_tasks
                    WHERE agent_id = l.agent_id AND lead_id = l.lead_id AND status = 'open'
@@ -182,8 +231,13 @@ export async function recordCallOutcomeIn(
             FOR UPDATE OF l`,
           [agentId, target.lead_id],
         );
-  const task = found.rows[0];
-  if (!task) return null;
+  const row = found.rows[0];
+  if (!row) return null;
+  // A task a list blocks since it was made is not open to an outcome, as one blocked when made is
+  // not; by lead, the call is the lead's own, as when it has no open task.
+  const blocked = row.task_id !== null && callBlockOf(row, row.fields, now) !== null;
+  if (blocked && 'task_id' in target) return null;
+  const task = blocked ? { ...row, task_id: null, calls: 0 } : row;
   const calls = task.calls + 1;
   const again = task.task_id !== null && outcome === 'no_answer' && calls < LIMITS.noAnswerCallsMax;
   if (task.task_id !== null) {

@@ -1,4 +1,6 @@
+import { callBlockOf } from '../automations/screen-contact.ts';
 import { iso, type Queryable } from '../db/index.ts';
+import { screenedColumns, type ScreenedRow } from '../screening/screening-sql.ts';
 
 export interface LeadAutomations {
   webhooks: Array<{
@@ -29,6 +31,7 @@ export async function leadAutomations(
   db: Queryable,
   agentId: string,
   leadId: string,
+  now: Date,
 ): Promise<LeadAutomations> {
   const [webhooks, texts, calls] = await Promise.all([
     db.query<LeadAutomations['webhooks'][number] & { created_at: Date }>(
@@ -51,8 +54,12 @@ export async function leadAutomations(
         WHERE agent_id = $1 AND lead_id = $2 ORDER BY created_at`,
       [agentId, leadId],
     ),
-    db.query<{ task_id: string; status: string; created_at: Date }>(
-      `SELECT task_id, status, created_at FROM dial_tasks WHERE agent_id = $1 AND lead_id = $2 ORDER BY created_at`,
+    db.query<
+      ScreenedRow & { task_id: string; status: string; created_at: Date; fields: Record<string, unknown> }
+    >(
+      `SELECT t.task_id, t.status, t.created_at, l.fields, ${screenedColumns('l.agent_id', 'l.phone', 'lower(l.email)')}
+         FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
+        WHERE t.agent_id = $1 AND t.lead_id = $2 ORDER BY t.created_at`,
       [agentId, leadId],
     ),
   ]);
@@ -63,6 +70,11 @@ export async function leadAutomations(
       send_at: iso(r.send_at),
       sent_at: r.sent_at === null ? null : iso(r.sent_at),
     })),
-    calls: calls.rows.map((r) => ({ ...r, created_at: iso(r.created_at) })),
+    // An open task screened again as the dial queue screens it: one a list blocks now shows blocked.
+    calls: calls.rows.map((r) => ({
+      task_id: r.task_id,
+      status: r.status === 'open' && callBlockOf(r, r.fields, now) ? 'blocked' : r.status,
+      created_at: iso(r.created_at),
+    })),
   };
 }

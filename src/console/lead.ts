@@ -25,7 +25,7 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
     if (!lead) throw appError('LEAD_NOT_FOUND');
     const [sources, automations, destinations] = await Promise.all([
       listSources(deps.db, me.agent.agent_id),
-      leadAutomations(deps.db, me.agent.agent_id, lead.lead_id),
+      leadAutomations(deps.db, me.agent.agent_id, lead.lead_id, new Date()),
       listDestinations(deps.db, lead.source_id),
     ]);
     const sourceNames = new Map(sources.map((s) => [s.source_id, s.name]));

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { DateTime } from 'luxon';
 import { listAgenda } from '../appointments/appointment-queries.ts';
-import { listBlockedCallTasks, listCallTasks } from '../automations/dial-queue.ts';
-import { optedOutSql } from '../automations/sms-repository.ts';
+import { readDialQueue } from '../automations/dial-queue.ts';
+import { callBlockOf, callableRows } from '../automations/screen-contact.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { returnCandidates } from '../economics/return-candidates.ts';
 import { LIMITS } from '../limits.ts';
+import { screenedColumns, type ScreenedRow } from '../screening/screening-sql.ts';
 import { registryOf } from '../screening/suppression-repository.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { consolePage, signedIn } from './context.ts';
@@ -16,21 +17,43 @@ const REVIEW_DAYS = 7;
 
 /**
  * New leads nobody has called yet, the one waiting longest first: speed to lead. A lead marked
- * "do not contact", or whose call screening blocked, waits for nobody.
+ * "do not contact", or whose call screening blocked (when its task was made, or now: each is
+ * screened again as it is read), waits for nobody.
  */
-async function waitingLeads(db: Queryable, agentId: string, limit: number): Promise<WaitingLead[]> {
-  const { rows } = await db.query<Omit<WaitingLead, 'created_at'> & { created_at: Date }>(
-    `SELECT l.lead_id, l.name, l.phone, l.created_at FROM leads l
-      WHERE l.agent_id = $1 AND l.status = 'New'
-        AND NOT EXISTS (SELECT FROM lead_history h
-                         WHERE h.agent_id = l.agent_id AND h.lead_id = l.lead_id AND h.event = 'call_outcome')
-        AND NOT (l.phone IS NOT NULL AND ${optedOutSql('l.agent_id', 'l.phone')})
-        AND NOT EXISTS (SELECT FROM dial_tasks t
-                         WHERE t.agent_id = l.agent_id AND t.lead_id = l.lead_id AND t.status = 'blocked')
-      ORDER BY l.created_at, l.lead_id LIMIT $2`,
-    [agentId, limit],
+async function waitingLeads(
+  db: Queryable,
+  agentId: string,
+  limit: number,
+  now: Date,
+): Promise<WaitingLead[]> {
+  const { callable } = await callableRows(
+    async (offset, size) =>
+      (
+        await db.query<
+          Omit<WaitingLead, 'created_at'> &
+            ScreenedRow & { created_at: Date; fields: Record<string, unknown> }
+        >(
+          `SELECT l.lead_id, l.name, l.phone, l.created_at, l.fields,
+                  ${screenedColumns('l.agent_id', 'l.phone', 'lower(l.email)')}
+             FROM leads l
+            WHERE l.agent_id = $1 AND l.status = 'New'
+              AND NOT EXISTS (SELECT FROM lead_history h
+                               WHERE h.agent_id = l.agent_id AND h.lead_id = l.lead_id AND h.event = 'call_outcome')
+              AND NOT EXISTS (SELECT FROM dial_tasks t
+                               WHERE t.agent_id = l.agent_id AND t.lead_id = l.lead_id AND t.status = 'blocked')
+            ORDER BY l.created_at, l.lead_id LIMIT $2 OFFSET $3`,
+          [agentId, size, offset],
+        )
+      ).rows,
+    (r) => callBlockOf(r, r.fields, now),
+    limit,
   );
-  return rows.map((r) => ({ ...r, created_at: iso(r.created_at) }));
+  return callable.map((r) => ({
+    lead_id: r.lead_id,
+    name: r.name,
+    phone: r.phone,
+    created_at: iso(r.created_at),
+  }));
 }
 
 /** What waits elsewhere: Listen samples and refused deliveries of the last days, failed sends. */
@@ -50,15 +73,14 @@ async function waitingCounts(db: Queryable, agentId: string, now: Date) {
 export async function loadToday(db: Queryable, agent: { agent_id: string; timezone: string }, now: Date) {
   const day = DateTime.fromJSDate(now, { zone: agent.timezone }).startOf('day');
   const endOfDay = day.plus({ days: 1 }).toJSDate();
-  const [fresh, tasks, appointments, counts, blocked, registry, returns] = await Promise.all([
-    waitingLeads(db, agent.agent_id, LIMITS.listedRows),
-    listCallTasks(db, agent, now, LIMITS.listedRows, endOfDay),
+  const [fresh, { tasks, blocked }, appointments, counts, registry, returns] = await Promise.all([
+    waitingLeads(db, agent.agent_id, LIMITS.listedRows, now),
+    readDialQueue(db, agent, now, LIMITS.listedRows, endOfDay),
     listAgenda(db, agent.agent_id, {
       from: day.toUTC().toISO() ?? '',
       to: day.plus({ days: 1 }).toUTC().toISO() ?? '',
     }),
     waitingCounts(db, agent.agent_id, now),
-    listBlockedCallTasks(db, agent.agent_id, LIMITS.listedRows),
     registryOf(db, agent.agent_id, now),
     returnCandidates(db, agent.agent_id, now, LIMITS.listedRows),
   ]);
@@ -94,7 +116,7 @@ export function registerTodayPage(scope: FastifyInstance, deps: ConsoleDeps): vo
   // The waiting leads alone, polled by the page so a lead delivered a moment ago joins them.
   scope.get('/today/new', async (request, reply) => {
     const me = await signedIn(deps, request);
-    const fresh = await waitingLeads(deps.db, me.agent.agent_id, LIMITS.listedRows);
+    const fresh = await waitingLeads(deps.db, me.agent.agent_id, LIMITS.listedRows, new Date());
     return reply.type('text/html').send(newLeadRows(fresh, new Date().toISOString(), me.agent.timezone).text);
   });
 }

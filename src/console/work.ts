@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { listBlockedCallTasks, listCallTasks } from '../automations/dial-queue.ts';
+import { readDialQueue } from '../automations/dial-queue.ts';
 import { actOnLead } from '../admin/use-cases/lead-actions.ts';
 import { retryText } from '../automations/sms-repository.ts';
 import { CALL_OUTCOMES, type CallOutcome } from '../leads/lead-status.ts';
@@ -53,10 +53,7 @@ export function registerWorkPages(scope: FastifyInstance, deps: ConsoleDeps): vo
   scope.get('/dial-queue', async (request, reply) => {
     const me = await signedIn(deps, request);
     const at = new Date();
-    const [tasks, blocked] = await Promise.all([
-      listCallTasks(deps.db, me.agent, at, LIMITS.listedRows),
-      listBlockedCallTasks(deps.db, me.agent.agent_id, LIMITS.listedRows),
-    ]);
+    const { tasks, blocked } = await readDialQueue(deps.db, me.agent, at, LIMITS.listedRows);
     const saved = await savedCall(deps.db, me.agent.agent_id, request.query);
     const body = dialQueuePage({
       tasks,

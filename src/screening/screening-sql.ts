@@ -55,27 +55,41 @@ export interface Screened {
 }
 
 /**
+ * What screening finds of a contact now, as three columns of a select list (`screening`,
+ * `registry_loaded_at`, `opted_out`) of its agent, phone and email (each an SQL expression): a
+ * read of leads or call tasks adds them to screen its rows without a round trip of its own.
+ */
+export function screenedColumns(agent: string, phone: string, email: string): string {
+  return `${screeningSql(agent, phone, email)} AS screening, ${registryLoadedSql(agent)} AS registry_loaded_at,
+          EXISTS (SELECT FROM sms_opt_outs o WHERE o.agent_id = ${agent} AND o.phone = ${phone}) AS opted_out`;
+}
+
+/** The columns `screenedColumns` reads, as a driver returns them. */
+export interface ScreenedRow {
+  screening: ScreeningEntry[];
+  registry_loaded_at: Date | string | null;
+  opted_out: boolean;
+}
+
+/** `screenedColumns`' columns as `decideContact`'s facts. */
+export const screenedOf = (r: ScreenedRow): Screened => ({
+  screening: r.screening,
+  registry_loaded_at: r.registry_loaded_at === null ? null : new Date(r.registry_loaded_at),
+  opted_out: r.opted_out,
+});
+
+/**
  * The lists each contact is on now, the age of the registry that covers it and its opt-out, in
  * one statement for all of them, in their order: what the dispatcher decides a round's follow-ups
  * on, and what the sender checks again before each text.
  */
 export async function screenContacts(q: Queryable, contacts: readonly Contact[]): Promise<Screened[]> {
   if (contacts.length === 0) return [];
-  const { rows } = await q.query<{
-    screening: ScreeningEntry[];
-    registry_loaded_at: Date | string | null;
-    opted_out: boolean;
-  }>(
-    `SELECT ${screeningSql('c.agent_id', 'c.phone', 'c.email')} AS screening,
-            ${registryLoadedSql('c.agent_id')} AS registry_loaded_at,
-            EXISTS (SELECT FROM sms_opt_outs o WHERE o.agent_id = c.agent_id AND o.phone = c.phone) AS opted_out
+  const { rows } = await q.query<ScreenedRow>(
+    `SELECT ${screenedColumns('c.agent_id', 'c.phone', 'c.email')}
        FROM unnest($1::uuid[], $2::text[], $3::text[]) WITH ORDINALITY AS c (agent_id, phone, email, n)
       ORDER BY c.n`,
     [contacts.map((c) => c.agent_id), contacts.map((c) => c.phone), contacts.map((c) => c.email)],
   );
-  return rows.map((r) => ({
-    screening: r.screening,
-    registry_loaded_at: r.registry_loaded_at === null ? null : new Date(r.registry_loaded_at),
-    opted_out: r.opted_out,
-  }));
+  return rows.map(screenedOf);
 }
