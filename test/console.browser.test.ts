@@ -414,7 +414,7 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await page.waitForSelector('.notice:has-text("Sale recorded")');
     expect(await page.textContent('.status')).toBe('Sold');
     const sales = page.locator('section', { has: page.locator('#sales-h') });
-    expect((await sales.textContent())?.replace(/\s+/g, ' ')).toContain('$1450.50 premium · Term life 20');
+    expect((await sales.textContent())?.replace(/\s+/g, ' ')).toContain('$1,450.50 premium · Term life 20');
     await page.goto(`${base}/console/leads/${marcus}`);
     await page.locator('select[name="reason"]').selectOption('disconnected');
     await page.locator('button:has-text("Return lead")').click();
@@ -441,7 +441,7 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     expect(await chart.textContent()).toContain('QuoteWizard');
     expect(await page.locator('svg.chart').nth(1).locator('circle').count()).toBeGreaterThan(0);
     const table = (await page.textContent('table')) ?? '';
-    expect(table).toContain('$1450.50'); // Olivia's premium, QuoteWizard's row
+    expect(table).toContain('$1,450.50'); // Olivia's premium, QuoteWizard's row
     await shot('report');
   });
 

@@ -144,7 +144,7 @@ describe('the console’s lead page: returns and sales', () => {
     expect(returns).toContain('Number out of service');
     expect(returns).toContain('&quot;dial_attempts&quot;: 1');
     const sales = page.slice(page.indexOf('id="sales-h"'), page.indexOf('id="hist-h"'));
-    expect(sales).toMatch(/\$1200\.00\s+premium · Medicare Supplement/);
+    expect(sales).toMatch(/\$1,200\.00\s+premium · Medicare Supplement/);
   });
 
   it('When the lead has neither, then the page says so under each heading', async () => {

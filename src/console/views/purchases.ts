@@ -1,11 +1,6 @@
 import type { Purchase } from '../../leads/purchase-repository.ts';
-import { when } from '../format.ts';
+import { dollars, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
-
-/** Cents as dollars: `$12.50`. */
-export function dollars(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
-}
 
 /** A lead's purchases, oldest first: each accepted live delivery, its price, and whether it is billable. */
 export function purchasesSection(

@@ -1,5 +1,6 @@
 import type { WeekSpeed } from '../../economics/report.ts';
 import type { ReportRow } from '../../economics/report-row.ts';
+import { wholeDollars } from '../format.ts';
 import { html, type Html } from '../html.ts';
 
 /**
@@ -14,8 +15,6 @@ const SPEND = '#c2410c';
 const PREMIUM = '#15803d';
 const TEXT = '#1d4ed8';
 const CALL = '#7c3aed';
-
-const dollars = (cents: number) => `$${Math.round(cents / 100).toLocaleString('en-US')}`;
 
 /** Spend against premium per source: two bars a source, on one scale. */
 export function spendPremiumChart(rows: readonly ReportRow[]): Html {
@@ -50,7 +49,7 @@ export function spendPremiumChart(rows: readonly ReportRow[]): Html {
           fill="${SPEND}"
         />
         <text x="${(LABEL + scale(r.spend_cents) + 4).toFixed(1)}" y="${y + BAR - 2}" font-size="11">
-          ${dollars(r.spend_cents)}
+          ${wholeDollars(r.spend_cents)}
         </text>
         <rect
           x="${LABEL}"
@@ -60,7 +59,7 @@ export function spendPremiumChart(rows: readonly ReportRow[]): Html {
           fill="${PREMIUM}"
         />
         <text x="${(LABEL + scale(r.premium_cents) + 4).toFixed(1)}" y="${y + 2 * BAR}" font-size="11">
-          ${dollars(r.premium_cents)}
+          ${wholeDollars(r.premium_cents)}
         </text>
       </g>`;
     })}

@@ -1,5 +1,6 @@
 import type { WeekSpeed } from '../../economics/report.ts';
 import type { ReportRow } from '../../economics/report-row.ts';
+import { dollars } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable } from './components.ts';
 import { spendPremiumChart, speedChart } from './report-charts.ts';
@@ -13,7 +14,7 @@ export interface ReportPageData {
   weeks: WeekSpeed[];
 }
 
-const money = (cents: number | null) => (cents === null ? '—' : `$${(cents / 100).toFixed(2)}`);
+const money = (cents: number | null) => (cents === null ? '—' : dollars(cents));
 const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)}%`);
 const minutes = (m: number | null) => (m === null ? '—' : `${m} min`);
 

@@ -70,7 +70,7 @@ describe('salesSection', () => {
     ).text;
 
     expect(shown).toContain('Mon, Nov 30, 2026, 3:00 PM UTC');
-    expect(shown).toMatch(/\$1200\.00\s+premium · Medicare Supplement/);
+    expect(shown).toMatch(/\$1,200\.00\s+premium · Medicare Supplement/);
     expect(shown).toMatch(/\$50\.50\s+premium\s*<\/li>/);
   });
 

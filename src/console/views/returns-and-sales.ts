@@ -1,9 +1,8 @@
 import type { LeadReturn } from '../../economics/returns.ts';
 import type { LeadSale } from '../../economics/sales.ts';
-import { when } from '../format.ts';
+import { dollars, when } from '../format.ts';
 import { html, jsonBlock, type Html } from '../html.ts';
 import { REASON_LABELS } from './lead-actions.ts';
-import { dollars } from './purchases.ts';
 
 /** How each outcome of a return looks: a credit is good news, a denial is not. */
 const OUTCOME_CLASS = { requested: 'status', credited: 'status ok', denied: 'status bad' } as const;

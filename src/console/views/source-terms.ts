@@ -1,7 +1,7 @@
 import type { SourceRow } from '../../sources/source-row.ts';
+import { dollars } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { postForm } from './components.ts';
-import { dollars } from './purchases.ts';
 
 /** A source's terms in a line: its price, its rules, its caps. */
 export function termsSummary(s: SourceRow): Html {
