@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/limits.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { agentWithLogin, CONSOLE_PASSWORD, ConsoleClient } from './support/console-client.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 
@@ -315,5 +316,29 @@ describe('consent: Jornaya, and evidence merely present', () => {
     await dispatcherAt(NOON).runOnce();
     expect((await leadView(lead.lead_id)).consent_check).toBeNull();
     expect(await textsOf(lead.lead_id)).toEqual([{ status: 'sent', error: null }]);
+  });
+
+  it('When the agent opens a lead in the console, then it says whether its consent was verified, or why not', async () => {
+    const agent = await agentWithLogin(t.app, 'Console Consent', 'America/Chicago');
+    await adminInject(t.app, 'PATCH', `/sources/${agent.source_id}`, { consent: 'verified' });
+    const good = certId();
+    tf.answer((r) =>
+      r.path === `/${good}` ? { status: 200, body: RETAINED } : { status: 200, body: NOT_MATCHED },
+    );
+    const verified = await newLead(agent, { consent_cert_url: `${tf.url}/${good}` });
+    const failed = await newLead(agent, { consent_cert_url: `${tf.url}/${certId()}` });
+    const page = new ConsoleClient(t.app);
+    await page.login(agent.email, CONSOLE_PASSWORD);
+    const shown = async (leadId: string) =>
+      (await page.get(`/console/leads/${leadId}`)).body.replace(/\s+/g, ' ');
+
+    expect(await shown(verified.lead_id)).not.toContain('Checked</dt>');
+    await dispatcherAt(NOON).runOnce();
+    expect(await shown(verified.lead_id)).toContain(
+      'Verified by TrustedForm</span> · Fri, Jan 15, 2027, 12:00 PM CST',
+    );
+    expect(await shown(failed.lead_id)).toContain(
+      'Failed by TrustedForm: lead_not_matched</span> · no automatic texts or calls',
+    );
   });
 });

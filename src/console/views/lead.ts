@@ -7,6 +7,7 @@ import { fieldText, label, phone, RECORDED, show, textStatus, when } from '../fo
 import { html, jsonBlock, type Html } from '../html.ts';
 import type { LeadAutomations } from '../lead-automations.ts';
 import { fieldList } from './components.ts';
+import { consentCheck } from './consent-check.ts';
 import { purchasesSection } from './purchases.ts';
 import { returnsSection, salesSection } from './returns-and-sales.ts';
 import { ACTION_NOTICES, leadActions, type ActionNotice } from './lead-actions.ts';
@@ -24,7 +25,7 @@ export interface LeadPageData {
 }
 
 /**
- * One lead: its fields, custom fields, consent evidence, appointments, purchases, returns, sales,
+ * One lead: its fields, custom fields, consent evidence and its check, appointments, purchases, returns, sales,
  * history, automations.
  */
 export function leadPage({
@@ -75,7 +76,7 @@ export function leadPage({
     </section>
     <section aria-labelledby="consent-h">
       <h2 id="consent-h">Consent evidence</h2>
-      ${consentEvidence(lead.consent, zone, sourceName)}
+      ${consentEvidence(lead.consent, zone, sourceName)} ${consentCheck(lead.consent_check, zone)}
     </section>
     <section aria-labelledby="appt-h">
       <h2 id="appt-h">Appointments</h2>
