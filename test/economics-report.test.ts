@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { weeklySpeed } from '../src/economics/report.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
@@ -277,5 +278,24 @@ describe('an agency’s report', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ error_code: 'AGENCY_NOT_FOUND' });
     }
+  });
+});
+
+describe('speed to lead per week', () => {
+  it('When a lead arrives on Sunday evening in Chicago (Monday in UTC), then it counts in the week Chicago is in', async () => {
+    const late = await seedSource(t.db, 'Sunday Agent', 'America/Chicago');
+    const res = await deliver(t.app, late.token, { name: 'Sunday Sam', phone: '3125550821' });
+    expect(res.statusCode, res.body).toBe(200);
+    // Sunday 4 October 2026, 10 p.m. in Chicago.
+    await db().query('UPDATE lead_purchases SET created_at = $2 WHERE lead_id = $1', [
+      res.json<{ lead_id: string }>().lead_id,
+      '2026-10-05T03:00:00Z',
+    ]);
+    const weeks = (zone: string) =>
+      weeklySpeed(db(), { agent_id: late.agent_id }, { from: FROM, to: TO }, zone).then((w) =>
+        w.map((x) => [x.week, x.leads]),
+      );
+    expect(await weeks('America/Chicago')).toEqual([['2026-09-28', 1]]);
+    expect(await weeks('UTC')).toEqual([['2026-10-05', 1]]);
   });
 });

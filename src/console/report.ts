@@ -44,7 +44,7 @@ export function registerReportPage(scope: FastifyInstance, deps: ConsoleDeps): v
     const scope = { agent_id: me.agent.agent_id };
     const [report, weeks] = await Promise.all([
       leadReport(deps.db, scope, range),
-      weeklySpeed(deps.db, scope, range),
+      weeklySpeed(deps.db, scope, range, me.agent.timezone),
     ]);
     const body = reportPage({ fromDay, toDay, sources: report.sources, totals: report.totals, weeks });
     return consolePage(reply, me, 'Report', '/console/report', body);

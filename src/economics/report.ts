@@ -26,7 +26,7 @@ export async function leadReport(
   };
 }
 
-/** Speed to lead in one week (Monday 00:00 UTC) of deliveries, for the console's chart. */
+/** Speed to lead in one week of deliveries (from Monday 00:00 in the agent's zone), for the console's chart. */
 export interface WeekSpeed {
   week: string;
   leads: number;
@@ -43,7 +43,7 @@ WITH cohort AS (
               ELSE agent_id = $1 END
    GROUP BY 1, 2
 ), speed AS (
-  SELECT date_trunc('week', c.delivered_at AT TIME ZONE 'UTC') AS week,
+  SELECT date_trunc('week', c.delivered_at AT TIME ZONE $5) AS week,
          ${SPEED_TO_LEAD}
     FROM cohort c
 )
@@ -52,11 +52,15 @@ SELECT to_char(week, 'YYYY-MM-DD') AS week, count(*)::int AS leads,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY first_call) AS first_call
   FROM speed GROUP BY week ORDER BY week`;
 
-/** The median speed to lead of each week of the period that had deliveries, oldest first. */
+/**
+ * The median speed to lead of each week of the period that had deliveries, oldest first; weeks
+ * begin on Monday in `zone` (the agent's), as the period's days do.
+ */
 export async function weeklySpeed(
   q: Queryable,
   scope: ReportScope,
   range: { from: string; to: string },
+  zone: string,
 ): Promise<WeekSpeed[]> {
   const byAgency = 'agency_id' in scope;
   const { rows } = await q.query<{
@@ -64,7 +68,7 @@ export async function weeklySpeed(
     leads: number;
     first_text: number | null;
     first_call: number | null;
-  }>(WEEKLY_SQL, [byAgency ? scope.agency_id : scope.agent_id, range.from, range.to, byAgency]);
+  }>(WEEKLY_SQL, [byAgency ? scope.agency_id : scope.agent_id, range.from, range.to, byAgency, zone]);
   return rows.map((r) => ({
     week: r.week,
     leads: r.leads,
