@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './support/app.ts';
+import { testDispatcher } from './support/automations.ts';
 import { agentWithLogin, CONSOLE_PASSWORD, ConsoleClient } from './support/console-client.ts';
 import { deliver } from './support/deliver.ts';
 
@@ -25,6 +26,17 @@ afterAll(() => t.close());
 async function lead(token: string, extra: Record<string, unknown> = {}) {
   const res = await deliver(t.app, token, { name: 'Console Lead', phone: String(phone++), ...extra });
   return res.json<{ lead_id: string }>().lead_id;
+}
+
+/** A lead of Alicia's in Illinois, with its call task made: the task's id. */
+async function queuedLead(name: string) {
+  const id = await lead(alice.token, { name, state: 'IL' });
+  await testDispatcher(t.db).runOnce();
+  const { rows } = await t.db.query<{ task_id: string }>(
+    'SELECT task_id FROM dial_tasks WHERE lead_id = $1',
+    [id],
+  );
+  return { id, task: rows[0]?.task_id ?? '' };
 }
 
 const status = async (leadId: string) =>
@@ -100,7 +112,6 @@ describe('acting on a lead from its page', () => {
 
 describe('the dial queue', () => {
   it('When the queue opens, then no outcome is chosen in advance, a closed window says the state’s rule, and the phone is a tel: link', async () => {
-    const { testDispatcher } = await import('./support/automations.ts');
     await lead(alice.token, { name: 'Florida Prospect', phone: '3055550188', state: 'FL' });
     await testDispatcher(t.db).runOnce();
     const page = (await a.get('/console/dial-queue')).body;
@@ -113,14 +124,7 @@ describe('the dial queue', () => {
   });
 
   it('When an outcome is saved, then the page confirms it with the lead’s name; without one, it says nothing was saved', async () => {
-    const id = await lead(alice.token, { name: 'Queued Prospect', state: 'IL' });
-    const { testDispatcher } = await import('./support/automations.ts');
-    await testDispatcher(t.db).runOnce();
-    const { rows } = await t.db.query<{ task_id: string }>(
-      'SELECT task_id FROM dial_tasks WHERE lead_id = $1',
-      [id],
-    );
-    const task = rows[0]?.task_id ?? '';
+    const { id, task } = await queuedLead('Queued Prospect');
     const csrf = await a.csrf('/console/dial-queue');
     const none = await a.post(`/console/dial-queue/${task}/outcome`, { _csrf: csrf, outcome: '' });
     expect((await a.get(none.headers.location as string)).body).toContain(
@@ -133,14 +137,7 @@ describe('the dial queue', () => {
   });
 
   it('When a call is saved as Sold, then it is saved as reached and the lead page asks for the premium; the sale makes it Sold', async () => {
-    const id = await lead(alice.token, { name: 'Buying Prospect', state: 'IL' });
-    const { testDispatcher } = await import('./support/automations.ts');
-    await testDispatcher(t.db).runOnce();
-    const { rows } = await t.db.query<{ task_id: string }>(
-      'SELECT task_id FROM dial_tasks WHERE lead_id = $1',
-      [id],
-    );
-    const task = rows[0]?.task_id ?? '';
+    const { id, task } = await queuedLead('Buying Prospect');
     const csrf = await a.csrf('/console/dial-queue');
     expect((await a.get('/console/dial-queue')).body).toContain('<option value="sold">Sold…</option>');
     const saved = await a.post(`/console/dial-queue/${task}/outcome`, { _csrf: csrf, outcome: 'sold' });

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/index.ts';
-import type { ReportCounts } from './report-row.ts';
+import { NO_COUNTS, type ReportCounts } from './report-row.ts';
 
 /** Whose purchases a report counts: an agent's, or those of an agency's sources, whoever has the lead. */
 export type ReportScope = { agent_id: string } | { agency_id: string };
@@ -109,7 +109,7 @@ export async function reportCounts(
     byAgency,
   ]);
   const counts = rows.map(toCounts);
-  const totals = counts.find((c) => c.source_id === null) ?? EMPTY;
+  const totals = counts.find((c) => c.source_id === null) ?? NO_COUNTS;
   return { sources: counts.filter((c) => c.source_id !== null), totals };
 }
 
@@ -135,23 +135,3 @@ function toCounts(r: CountsRow): ReportCounts {
     first_call_minutes_p90: num(r.first_call_p90),
   };
 }
-
-/** The totals of a period without deliveries. */
-const EMPTY: ReportCounts = {
-  source_id: null,
-  name: null,
-  deliveries: 0,
-  billable: 0,
-  returned: 0,
-  credited: 0,
-  billed_cents: 0,
-  credited_cents: 0,
-  contacted: 0,
-  appointments: 0,
-  sales: 0,
-  premium_cents: 0,
-  first_text_minutes_p50: null,
-  first_text_minutes_p90: null,
-  first_call_minutes_p50: null,
-  first_call_minutes_p90: null,
-};

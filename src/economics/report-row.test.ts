@@ -1,24 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { perCount, rate, reportRow, REPORT_FIELDS, type ReportCounts } from './report-row.ts';
+import { NO_COUNTS, perCount, rate, reportRow, REPORT_FIELDS, type ReportCounts } from './report-row.ts';
 
 const counts = (c: Partial<ReportCounts>): ReportCounts => ({
+  ...NO_COUNTS,
   source_id: 's',
   name: 'Vendor',
-  deliveries: 0,
-  billable: 0,
-  returned: 0,
-  credited: 0,
-  billed_cents: 0,
-  credited_cents: 0,
-  contacted: 0,
-  appointments: 0,
-  sales: 0,
-  premium_cents: 0,
-  first_text_minutes_p50: null,
-  first_text_minutes_p90: null,
-  first_call_minutes_p50: null,
-  first_call_minutes_p90: null,
   ...c,
 });
 

@@ -26,27 +26,34 @@ export interface ReportCounts {
   first_call_minutes_p90: number | null;
 }
 
-export interface ReportRow {
-  source_id: string | null;
-  name: string | null;
-  deliveries: number;
-  billable: number;
-  returned: number;
-  credited: number;
+/** A source's row (or the totals) as the agent reads it: the counts, spend and what it bought. */
+export interface ReportRow extends Omit<ReportCounts, 'billed_cents' | 'credited_cents'> {
   spend_cents: number;
-  contacted: number;
-  appointments: number;
-  sales: number;
-  premium_cents: number;
   cost_per_lead_cents: number | null;
   cost_per_appointment_cents: number | null;
   cost_per_sale_cents: number | null;
   return_rate: number | null;
-  first_text_minutes_p50: number | null;
-  first_text_minutes_p90: number | null;
-  first_call_minutes_p50: number | null;
-  first_call_minutes_p90: number | null;
 }
+
+/** The counts of a period without deliveries. */
+export const NO_COUNTS: ReportCounts = {
+  source_id: null,
+  name: null,
+  deliveries: 0,
+  billable: 0,
+  returned: 0,
+  credited: 0,
+  billed_cents: 0,
+  credited_cents: 0,
+  contacted: 0,
+  appointments: 0,
+  sales: 0,
+  premium_cents: 0,
+  first_text_minutes_p50: null,
+  first_text_minutes_p90: null,
+  first_call_minutes_p50: null,
+  first_call_minutes_p90: null,
+};
 
 /** The row's fields, in the order the API and the CSV give them. */
 export const REPORT_FIELDS = [

@@ -38,6 +38,26 @@ export function fieldList(entries: ReadonlyArray<readonly [label: string, value:
   </dl>`;
 }
 
+/** A section of the page listing `items`, each by `item`; `empty` says why there are none. */
+export function listSection<T>(
+  id: string,
+  title: string,
+  items: readonly T[],
+  item: (x: T) => Html,
+  empty: string,
+): Html {
+  return html`<section aria-labelledby="${id}-h">
+    <h2 id="${id}-h">${title}</h2>
+    ${
+      items.length
+        ? html`<ul>
+            ${items.map((x) => html`<li>${item(x)}</li>`)}
+          </ul>`
+        : html`<p class="empty">${empty}</p>`
+    }
+  </section>`;
+}
+
 /** A select's options, with "Any" (empty) first; each value its own label unless given as a pair. */
 export function options(
   values: ReadonlyArray<string | readonly [value: string, label: string]>,

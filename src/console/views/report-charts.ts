@@ -22,6 +22,12 @@ export function spendPremiumChart(rows: readonly ReportRow[]): Html {
   const plot = WIDTH - LABEL - 90;
   const scale = (cents: number) => Math.max(0, (cents / top) * plot);
   const rowHeight = BAR * 2 + 14;
+  // One bar from the labels' edge, with its amount just past its end.
+  const bar = (y: number, cents: number, fill: string) =>
+    html`<rect x="${LABEL}" y="${y}" width="${scale(cents).toFixed(1)}" height="${BAR}" fill="${fill}" />
+      <text x="${(LABEL + scale(cents) + 4).toFixed(1)}" y="${y + BAR - 2}" font-size="11">
+        ${wholeDollars(cents)}
+      </text>`;
   const height = 28 + rows.length * rowHeight;
   return html`<svg
     class="chart"
@@ -41,26 +47,7 @@ export function spendPremiumChart(rows: readonly ReportRow[]): Html {
       const y = 28 + i * rowHeight;
       return html`<g>
         <text x="0" y="${y + BAR + 4}" font-size="12">${truncate(r.name ?? '', 22)}</text>
-        <rect
-          x="${LABEL}"
-          y="${y}"
-          width="${scale(r.spend_cents).toFixed(1)}"
-          height="${BAR}"
-          fill="${SPEND}"
-        />
-        <text x="${(LABEL + scale(r.spend_cents) + 4).toFixed(1)}" y="${y + BAR - 2}" font-size="11">
-          ${wholeDollars(r.spend_cents)}
-        </text>
-        <rect
-          x="${LABEL}"
-          y="${y + BAR + 2}"
-          width="${scale(r.premium_cents).toFixed(1)}"
-          height="${BAR}"
-          fill="${PREMIUM}"
-        />
-        <text x="${(LABEL + scale(r.premium_cents) + 4).toFixed(1)}" y="${y + 2 * BAR}" font-size="11">
-          ${wholeDollars(r.premium_cents)}
-        </text>
+        ${bar(y, r.spend_cents, SPEND)} ${bar(y + BAR + 2, r.premium_cents, PREMIUM)}
       </g>`;
     })}
   </svg>`;

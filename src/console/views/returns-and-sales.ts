@@ -2,6 +2,7 @@ import type { LeadReturn } from '../../economics/returns.ts';
 import type { LeadSale } from '../../economics/sales.ts';
 import { dollars, when } from '../format.ts';
 import { html, jsonBlock, type Html } from '../html.ts';
+import { listSection } from './components.ts';
 import { REASON_LABELS } from './lead-actions.ts';
 
 /** How each outcome of a return looks: a credit is good news, a denial is not. */
@@ -21,48 +22,34 @@ export function returnsSection(
   zone: string,
   sourceName: (id: string | null) => string,
 ): Html {
-  return html`<section aria-labelledby="returns-h">
-    <h2 id="returns-h">Returns</h2>
-    ${
-      returns.length
-        ? html`<ul>
-            ${returns.map(
-              (r) =>
-                html`<li>
-                  ${when(r.created_at, zone)} · ${sourceName(r.source_id)} · ${dollars(r.price_cents)} ·
-                  ${REASON_LABELS[r.reason]} ·
-                  <span class="${OUTCOME_CLASS[r.status]}">${OUTCOME_WORDS[r.status]}</span>${
-                    r.decided_at ? html` ${when(r.decided_at, zone)}` : ''
-                  }
-                  ${r.note ? html`<blockquote class="note">${r.note}</blockquote>` : ''}
-                  <details>
-                    <summary>Evidence</summary>
-                    ${jsonBlock(r.evidence)}
-                  </details>
-                </li>`,
-            )}
-          </ul>`
-        : html`<p class="empty">None: this lead was not returned to a vendor.</p>`
-    }
-  </section>`;
+  return listSection(
+    'returns',
+    'Returns',
+    returns,
+    (r) =>
+      html`${when(r.created_at, zone)} · ${sourceName(r.source_id)} · ${dollars(r.price_cents)} ·
+        ${REASON_LABELS[r.reason]} ·
+        <span class="${OUTCOME_CLASS[r.status]}">${OUTCOME_WORDS[r.status]}</span>${
+          r.decided_at ? html` ${when(r.decided_at, zone)}` : ''
+        }
+        ${r.note ? html`<blockquote class="note">${r.note}</blockquote>` : ''}
+        <details>
+          <summary>Evidence</summary>
+          ${jsonBlock(r.evidence)}
+        </details>`,
+    'None: this lead was not returned to a vendor.',
+  );
 }
 
 /** A lead's sales, in the order sold: when, the premium, and what was sold. */
 export function salesSection(sales: readonly LeadSale[], zone: string): Html {
-  return html`<section aria-labelledby="sales-h">
-    <h2 id="sales-h">Sales</h2>
-    ${
-      sales.length
-        ? html`<ul>
-            ${sales.map(
-              (s) =>
-                html`<li>
-                  ${when(s.sold_at, zone)} · ${dollars(s.premium_cents)}
-                  premium${s.product ? html` · ${s.product}` : ''}
-                </li>`,
-            )}
-          </ul>`
-        : html`<p class="empty">None recorded.</p>`
-    }
-  </section>`;
+  return listSection(
+    'sales',
+    'Sales',
+    sales,
+    (s) =>
+      html`${when(s.sold_at, zone)} · ${dollars(s.premium_cents)}
+      premium${s.product ? html` · ${s.product}` : ''}`,
+    'None recorded.',
+  );
 }
