@@ -126,14 +126,15 @@ describe('revocation: whom it reaches', () => {
 
     expect((await reply(`+1${phone}`, 'Remove me from your list please')).json()).toMatchObject({
       opted_out: true,
-      agents: 3,
+      agents: 4,
     });
 
+    // The agency of `untexted` is reached whole: its other producer and its fallback producer.
     const outs = await rowsOf<{ agent_id: string }>('SELECT agent_id FROM sms_opt_outs WHERE phone = $1', [
       phone,
     ]);
     expect(outs.map((o) => o.agent_id).sort()).toEqual(
-      [texted.agent_id, untexted.agent_id, producer.agent_id].sort(),
+      [texted.agent_id, untexted.agent_id, producer.agent_id, boss.agent_id].sort(),
     );
     for (const lead of [a, b]) {
       expect((await historyOf(lead)).filter((h) => h.event === 'sms_opt_out')).toHaveLength(1);
@@ -164,6 +165,51 @@ describe('revocation: whom it reaches', () => {
     const producerQueue = (await adminInject(t.app, 'GET', `/agents/${producer.agent_id}/dial-queue`)).json()
       .tasks;
     expect(producerQueue).toEqual([]);
+  });
+
+  it('When only the agency’s fallback producer has the number and it opts out, then a producer’s later lead of it is neither texted nor queued', async () => {
+    const phone = '3125550605';
+    const boss = await source();
+    const producer = await source();
+    const outsider = await source();
+    const agency = await createAgency(t.db, {
+      name: 'Fallback Reach Agency',
+      fallback_agent_id: boss.agent_id,
+      timezone: 'America/Chicago',
+      claim_minutes: null,
+    });
+    await putMember(t.db, agency.agency_id, producer.agent_id, {
+      licensed_states: ['IL'],
+      weight: 1,
+      daily_cap: null,
+      active: true,
+    });
+    await deliver(t.app, boss.token, { name: 'Fallback Fay', phone, state: 'IL' });
+    expect((await reply(`+1${phone}`, 'STOP')).json()).toMatchObject({ opted_out: true, agents: 2 });
+    const outs = await rowsOf<{ agent_id: string }>('SELECT agent_id FROM sms_opt_outs WHERE phone = $1', [
+      phone,
+    ]);
+    expect(outs.map((o) => o.agent_id).sort()).toEqual([boss.agent_id, producer.agent_id].sort());
+
+    const later = (
+      await deliver(t.app, producer.token, { name: 'Fallback Fay', phone, state: 'IL', sms_consent: true })
+    ).json().lead_id as string;
+    const elsewhere = (
+      await deliver(t.app, outsider.token, { name: 'Fallback Fay', phone, state: 'IL' })
+    ).json().lead_id as string;
+    await noon().runOnce();
+    expect(
+      await rowsOf(`SELECT 1 FROM sms_messages WHERE lead_id = $1 AND status IN ('scheduled', 'sent')`, [
+        later,
+      ]),
+    ).toEqual([]);
+    expect((await adminInject(t.app, 'GET', `/agents/${producer.agent_id}/dial-queue`)).json().tasks).toEqual(
+      [],
+    );
+    // An agent outside the agency, who never had the number, was not reached by this STOP.
+    const outsiderQueue = (await adminInject(t.app, 'GET', `/agents/${outsider.agent_id}/dial-queue`)).json()
+      .tasks as Array<{ lead_id: string }>;
+    expect(outsiderQueue.map((task) => task.lead_id)).toEqual([elsewhere]);
   });
 
   it('When the agent marks a lead "do not contact", then its open call task is blocked and no text goes', async () => {

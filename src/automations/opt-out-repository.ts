@@ -15,18 +15,24 @@ export interface OptOutRecorded {
 
 /**
  * The agents an opt-out of `$1` covers: every agent with a lead of the number or a text to it, and
- * every producer of an agency one of them belongs to (an agency's texts and calls are one voice to
- * the prospect). Asked agent by agent through the (agent, phone) indexes, which leads and texts
- * already have: an index by phone alone would cost every delivery a write for a rare reply.
+ * every producer of an agency one of them is a producer of, its members and its fallback producer
+ * alike (an agency's texts and calls are one voice to the prospect). Asked agent by agent through
+ * the (agent, phone) indexes, which leads and texts already have: an index by phone alone would
+ * cost every delivery a write for a rare reply.
  */
 const AGENTS_OF_NUMBER = `WITH direct AS (
   SELECT a.agent_id FROM agents a
    WHERE EXISTS (SELECT FROM leads l WHERE l.agent_id = a.agent_id AND l.phone = $1)
-      OR EXISTS (SELECT FROM sms_messages m WHERE m.agent_id = a.agent_id AND m.to_phone = $1))
+      OR EXISTS (SELECT FROM sms_messages m WHERE m.agent_id = a.agent_id AND m.to_phone = $1)),
+their_agencies AS (
+  SELECT agency_id FROM agency_members WHERE agent_id IN (SELECT agent_id FROM direct)
+  UNION
+  SELECT agency_id FROM agencies WHERE fallback_agent_id IN (SELECT agent_id FROM direct))
 SELECT agent_id FROM direct
 UNION
-SELECT m2.agent_id FROM agency_members m1 JOIN agency_members m2 ON m2.agency_id = m1.agency_id
- WHERE m1.agent_id IN (SELECT agent_id FROM direct)`;
+SELECT agent_id FROM agency_members WHERE agency_id IN (SELECT agency_id FROM their_agencies)
+UNION
+SELECT fallback_agent_id FROM agencies WHERE agency_id IN (SELECT agency_id FROM their_agencies)`;
 
 /**
  * Records a prospect's opt-out of texts and calls, in one transaction: an opt-out for every agent
