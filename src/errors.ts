@@ -47,6 +47,7 @@ export const ERRORS = {
   DESTINATION_NOT_FOUND: { status: 404, error: 'Destination not found' },
   DELIVERY_NOT_FOUND: { status: 404, error: 'Delivery not found' },
   AGENCY_NOT_FOUND: { status: 404, error: 'Agency not found' },
+  INVITATION_NOT_FOUND: { status: 404, error: 'Invitation not found' },
   NOT_FOUND: { status: 404, error: 'Not found' },
   VALIDATION_ERROR: { status: 400, error: 'Invalid request' },
 } as const;

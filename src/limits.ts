@@ -120,6 +120,8 @@ export const LIMITS = {
   /** Entries a page of a suppression list shows, by default and at most. */
   suppressionsPageDefault: 100,
   suppressionsPageMax: 1_000,
+  /** Days an invitation to produce for an agency may be accepted. */
+  invitationValidDays: 7,
   /** Agents a page of GET /v1/admin/agents lists, by default and at most. */
   agentsPageDefault: 50,
   agentsPageMax: 500,

@@ -28,6 +28,9 @@ interface World {
   agency_id: string;
   producer_id: string;
   queued_lead_id: string;
+  /** Two open invitations of the agency: one to accept, one to withdraw. */
+  invitation_id: string;
+  spare_invitation_id: string;
 }
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -138,7 +141,22 @@ async function agencyWorld(name: string, agentId: string) {
     200,
   );
   await json(await adminInject(t.app, 'PUT', member, { licensed_states: ['TX'] }), 200);
-  return { agency_id: agency.agency_id, producer_id: producer.agent_id, queued_lead_id: queued.lead_id };
+  const invite = async () =>
+    (
+      await json<{ invitation_id: string }>(
+        await adminInject(t.app, 'POST', `/agencies/${agency.agency_id}/invitations`, {
+          licensed_states: ['OK'],
+        }),
+        201,
+      )
+    ).invitation_id;
+  return {
+    agency_id: agency.agency_id,
+    producer_id: producer.agent_id,
+    queued_lead_id: queued.lead_id,
+    invitation_id: await invite(),
+    spare_invitation_id: await invite(),
+  };
 }
 
 /** What each path parameter is filled with, and the 404 code it answers for another agent's. */
@@ -156,6 +174,7 @@ const PARAMS: Record<string, { of: (w: World) => string; code: string }> = {
   list: { of: () => 'dnc', code: 'NOT_FOUND' },
   entry: { of: () => LISTED, code: 'NOT_FOUND' },
   return_id: { of: (w) => w.return_id, code: 'RETURN_NOT_FOUND' },
+  invitation_id: { of: (w) => w.invitation_id, code: 'INVITATION_NOT_FOUND' },
 };
 
 /** The number on each agent's and agency's dnc list, so removing it answers 204 to its owner. */
@@ -164,6 +183,7 @@ const LISTED = '3125550199';
 /** A parameter an operation fills with another of the world's records than PARAMS says. */
 const PARAM_OVERRIDES: Record<string, Record<string, (w: World) => string>> = {
   assignFromFallbackQueue: { lead_id: (w) => w.queued_lead_id },
+  withdrawInvitation: { invitation_id: (w) => w.spare_invitation_id },
 };
 
 /** What another agent's key gets from an operation that names the agent in its body, not its path. */
@@ -192,6 +212,7 @@ const BODIES: Record<string, unknown> = {
   returnLead: { reason: 'other' },
   decideReturn: { status: 'denied' },
   recordSale: { premium_cents: 100 },
+  inviteProducer: { licensed_states: ['IL'] },
 };
 
 /** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */
@@ -199,6 +220,49 @@ const OPERATOR_ONLY = new Set(['createAgent', 'setAgentPassword']);
 
 /** Operations that name no record: an agent key gets its own records only (checked below). */
 const OWN_ONLY = new Set(['listAgents']);
+
+/**
+ * Operations whose path holds its own permission: an invitation's id, which the agency's manager
+ * hands to the producer it invites. Whoever holds it joins (tested with the invitations below).
+ */
+const HELD_BY_ID = new Set(['acceptInvitation']);
+
+/** Path parameters that are values, not ids: a suppression entry's list and entry. */
+const VALUES = new Set(['list', 'entry']);
+
+/** The request body's properties that hold an id (`format: uuid`), as the OpenAPI document says. */
+function bodyIds(op: Operation): string[] {
+  const doc = t.app.swagger() as unknown as {
+    paths: Record<
+      string,
+      Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> } }>
+    >;
+  };
+  const schema = doc.paths[op.path]?.[op.method.toLowerCase()]?.requestBody?.content?.['application/json']
+    ?.schema as { properties?: Record<string, { format?: string }> } | undefined;
+  return Object.entries(schema?.properties ?? {})
+    .filter(([, p]) => p.format === 'uuid')
+    .map(([name]) => name);
+}
+
+/**
+ * What every table holds, as one digest a table: equal before and after a request that must
+ * change nothing.
+ */
+async function fingerprint(): Promise<Record<string, string>> {
+  const { rows: tables } = await t.db.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`,
+  );
+  const sql = tables
+    .map(
+      ({ name }) =>
+        `SELECT '${name}' AS name, md5(COALESCE(string_agg(x::text, '|' ORDER BY x::text), '')) AS digest FROM "${name}" x`,
+    )
+    .join(' UNION ALL ');
+  const { rows } = await t.db.query<{ name: string; digest: string }>(sql);
+  return Object.fromEntries(rows.map((r) => [r.name, r.digest]));
+}
 
 interface Operation {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -272,11 +336,14 @@ describe('agent API keys on every admin route', () => {
     expect(operations.length).toBeGreaterThanOrEqual(25);
   });
 
-  it.each(operations.map((op) => [`${op.method} ${op.path}`, op] as const))(
+  const named = operations.filter((op) => !HELD_BY_ID.has(op.operationId));
+  it.each(named.map((op) => [`${op.method} ${op.path}`, op] as const))(
     'When %s is called with another agent’s key, then it answers 404 as if missing (or 403 when operator-only) and changes nothing',
     async (_label, op) => {
       const { url, code } = fill(op, b);
+      const before = await fingerprint();
       const res = await call(op, url, a.key, b);
+      expect(await fingerprint()).toEqual(before);
       if (OWN_ONLY.has(op.operationId)) {
         expect(res.statusCode, res.body).toBe(200);
         expect(res.body).not.toContain(b.agent_id);
@@ -326,6 +393,80 @@ describe('agent API keys on every admin route', () => {
       const res = await call(op, url, b.key, b);
       if (OPERATOR_ONLY.has(op.operationId)) expect(res.statusCode, res.body).toBe(403);
       else expect(res.statusCode, `${op.operationId}: ${res.body}`).toBeLessThan(300);
+    },
+  );
+});
+
+/**
+ * Every place an operation takes an id, one at a time: the key's own records everywhere else, so the
+ * only thing wrong is the one id of another agent's (the way one agent's key once handed its agency
+ * to another agent, or made another agent its producer). The body's ids are the request schema's
+ * `uuid` properties, so a new route or field is covered the day it is added.
+ */
+describe('another agent’s id in one place of an otherwise own request', () => {
+  /** The code a slot answers when it is not the first parameter's (the record before it is the key's own). */
+  const SLOT_CODES: Record<string, Record<string, string>> = {
+    // The agency is the key's own; another agent is no producer of it.
+    deleteAgencyMember: { agent_id: 'NOT_FOUND' },
+    // An invitation names its agency: with another agency it is no invitation at all.
+    acceptInvitation: { agency_id: 'INVITATION_NOT_FOUND' },
+  };
+
+  interface Slot {
+    op: Operation;
+    where: 'path' | 'body';
+    name: string;
+  }
+
+  const slots: Slot[] = adminOperations()
+    .filter((op) => !OPERATOR_ONLY.has(op.operationId))
+    .flatMap((op) => [
+      ...[...op.path.matchAll(/\{(\w+)\}/g)]
+        .map((m) => m[1] as string)
+        .filter((name) => !VALUES.has(name))
+        .map((name) => ({ op, where: 'path' as const, name })),
+      ...bodyIds(op).map((name) => ({ op, where: 'body' as const, name })),
+    ]);
+
+  it('When the slots are counted, then the body’s agent ids are among them', () => {
+    const body = slots.filter((x) => x.where === 'body').map((x) => `${x.op.operationId}.${x.name}`);
+    expect(body).toEqual(
+      expect.arrayContaining([
+        'createAgency.fallback_agent_id',
+        'updateAgency.fallback_agent_id',
+        'assignFromFallbackQueue.agent_id',
+      ]),
+    );
+  });
+
+  it.each(slots.map((x) => [`${x.op.method} ${x.op.path}`, x.where, x.name, x] as const))(
+    'When %s names another agent’s record in its %s’s %s, then it is 404 as if unknown and nothing changes',
+    async (_label, _where, name, { op, where }) => {
+      const theirs = (PARAMS[name.endsWith('agent_id') ? 'agent_id' : name] ?? PARAMS.agent_id)?.of(b);
+      if (!theirs) throw new Error(`no value for ${name}`);
+      const code =
+        SLOT_CODES[op.operationId]?.[name] ??
+        (name.endsWith('agent_id') ? 'AGENT_NOT_FOUND' : (PARAMS[name]?.code ?? 'NOT_FOUND'));
+      const url = op.path.replace(/\{(\w+)\}/g, (_m, param: string) => {
+        if (where === 'path' && param === name) return theirs;
+        const own = PARAMS[param];
+        if (!own) throw new Error(`no value for {${param}} in ${op.path}: add it to PARAMS`);
+        return (PARAM_OVERRIDES[op.operationId]?.[param] ?? own.of)(a);
+      });
+      const given = BODIES[op.operationId];
+      const body = typeof given === 'function' ? (given as (w: World) => unknown)(a) : given;
+      const sent = where === 'body' ? { ...(body as object), [name]: theirs } : body;
+      const before = await fingerprint();
+      const res = await t.app.inject({
+        method: op.method,
+        url,
+        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+        ...(sent === undefined ? {} : { payload: JSON.stringify(sent) }),
+      });
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json()).toMatchObject({ error_code: code });
+      expect(res.body).not.toContain('Bob');
+      expect(await fingerprint()).toEqual(before);
     },
   );
 });

@@ -757,15 +757,44 @@ describe('leadgate agencies', () => {
 
     const refused = await leadgate(['agencies', 'assign', agencyId, leadId, boss]);
     expect(refused.code).toBe(1);
-    expect(refused.err).toMatch(
-      /^VALIDATION_ERROR: Invalid request \(agent_id must be a producer of the agency licensed in CA\)\n$/,
-    );
+    expect(refused.err).toBe('AGENT_NOT_FOUND: Agent not found (The agency has no such producer)\n');
     const given = await leadgate(['agencies', 'assign', agencyId, leadId, cal]);
     expect(given.code, given.err).toBe(0);
     expect(given.out).toContain(`Lead ${leadId} given to ${cal}.`);
     expect(given.out).toMatch(/^rule:\s+reassigned$/m);
     expect(await agentOfLead(leadId)).toBe(cal);
     expect((await leadgate(['agencies', 'queue', agencyId])).out).toBe('The fallback queue is empty.\n');
+  });
+
+  it('When the manager invites from the CLI, then the producer joins with its own key, sees its membership, and leaves', async () => {
+    const [boss, dee] = [await agent('Boss Invites'), await agent('Dee Producer')];
+    const agencyId = await newAgency('Invite Agency', boss);
+    const asDee = {
+      LEADGATE_URL: url,
+      ADMIN_API_KEY: String((await answer('agents', 'keys', 'create', dee)).key),
+    };
+    const invited = await leadgate(['agencies', 'invite', agencyId, '--states', 'tx,ok', '--cap', '5']);
+    expect(invited.code, invited.err).toBe(0);
+    const invitationId = /^invitation_id:\s+(\S{36})$/m.exec(invited.out)?.[1] ?? '';
+    expect(invited.out).toContain(`leadgate agencies join ${agencyId} ${invitationId}`);
+    expect((await leadgate(['agencies', 'invitations', agencyId])).out).toMatch(
+      new RegExp(`^${invitationId}\\s+OK,TX\\s+1\\s+5\\s+\\S+$`, 'm'),
+    );
+
+    const joined = await leadgate(['agencies', 'join', agencyId, invitationId], asDee);
+    expect(joined.code, joined.err).toBe(0);
+    expect(joined.out).toContain('Joined Invite Agency as a producer.');
+    expect((await leadgate(['agencies', 'memberships', '--agent', dee], asDee)).out).toMatch(
+      new RegExp(`^${agencyId}\\s+OK,TX\\s+1\\s+5\\s+yes\\s+0\\s+Invite Agency$`, 'm'),
+    );
+    const again = await leadgate(['agencies', 'join', agencyId, invitationId], asDee);
+    expect(again).toMatchObject({ code: 1, err: 'INVITATION_NOT_FOUND: Invitation not found\n' });
+
+    const left = await leadgate(['agencies', 'remove-member', agencyId, dee], asDee);
+    expect(left.code, left.err).toBe(0);
+    expect((await leadgate(['agencies', 'memberships', '--agent', dee], asDee)).out).toBe(
+      'A producer of no agency.\n',
+    );
   });
 
   it('When the API refuses, then its code goes to stderr with exit 1; another agent’s key sees no agency', async () => {

@@ -1,5 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import type { Queryable } from '../db/index.ts';
 import { appError } from '../errors.ts';
 import {
   createAgency,
@@ -8,13 +6,19 @@ import {
   listMembers,
   putMember,
   updateAgency,
-  type Agency,
 } from '../routing/agency-repository.ts';
 import { listFallbackQueue, takeFromFallbackQueue } from '../routing/fallback-queue.ts';
 import { LICENSE_STATES } from '../routing/prospect-state.ts';
-import { getAgent } from './agent-repository.ts';
 import { ownerOf } from './auth.ts';
-import { agentOf, loadAgent, requireAgency } from './lookups.ts';
+import {
+  agencyOf,
+  agentOf,
+  loadAgency,
+  loadAgent,
+  requireAgencyToLeave,
+  requireAgent,
+  requireProducer,
+} from './lookups.ts';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { zoneOf } from './zone.ts';
 import {
@@ -59,10 +63,7 @@ export function registerAgencyRoutes(app: AdminApp, deps: AdminDeps): void {
     },
     async (request, reply) => {
       const { name, fallback_agent_id, timezone, claim_minutes } = request.body;
-      // An agent's key makes agencies it is the fallback producer of: another agent is as unknown.
-      const owner = ownerOf(request);
-      if (owner !== null && owner !== fallback_agent_id.toLowerCase()) throw appError('AGENT_NOT_FOUND');
-      const fallback = await existingAgent(deps.db, fallback_agent_id);
+      const fallback = await requireAgent(deps.db, fallback_agent_id, ownerOf(request));
       const agency = await createAgency(deps.db, {
         name: name.trim(),
         fallback_agent_id: fallback.agent_id,
@@ -119,7 +120,9 @@ export function registerAgencyRoutes(app: AdminApp, deps: AdminDeps): void {
     async (request) => {
       const { name, fallback_agent_id, timezone, claim_minutes } = request.body;
       const fallback =
-        fallback_agent_id === undefined ? undefined : await existingAgent(deps.db, fallback_agent_id);
+        fallback_agent_id === undefined
+          ? undefined
+          : await requireAgent(deps.db, fallback_agent_id, ownerOf(request));
       const updated = await updateAgency(deps.db, agencyOf(request).agency_id, {
         ...(name !== undefined ? { name: name.trim() } : {}),
         ...(fallback ? { fallback_agent_id: fallback.agent_id } : {}),
@@ -148,9 +151,10 @@ export function registerAgencyRoutes(app: AdminApp, deps: AdminDeps): void {
       },
     },
     async (request, reply) => {
-      const agent = await existingAgent(deps.db, request.params.agent_id);
+      const agency = agencyOf(request);
+      const agent = await requireProducer(deps.db, agency, request.params.agent_id, ownerOf(request));
       const { weight, daily_cap, active } = request.body;
-      const { member, created } = await putMember(deps.db, agencyOf(request).agency_id, agent.agent_id, {
+      const { member, created } = await putMember(deps.db, agency.agency_id, agent.agent_id, {
         licensed_states: licensedStates(request.body.licensed_states),
         weight: weight ?? 1,
         daily_cap: daily_cap ?? null,
@@ -163,9 +167,16 @@ export function registerAgencyRoutes(app: AdminApp, deps: AdminDeps): void {
   app.delete(
     '/agencies/:agency_id/members/:agent_id',
     {
-      preValidation: withAgency,
+      // The agency's manager removes a producer; a producer's own key may always leave.
+      preValidation: async (request) => {
+        const { agency_id, agent_id } = request.params as { agency_id?: string; agent_id?: string };
+        request.agency = await requireAgencyToLeave(deps.db, agency_id, ownerOf(request), agent_id ?? '');
+      },
       schema: {
-        ...operation('deleteAgencyMember', 'Remove a producer from an agency; its leads stay its own'),
+        ...operation(
+          'deleteAgencyMember',
+          'Remove a producer from an agency, or leave it with the producer’s own key; its leads stay its own',
+        ),
         params: MemberParams,
         response: answers({ 204: NoContent('Removed.') }, [
           ...AGENCY,
@@ -207,7 +218,7 @@ export function registerAgencyRoutes(app: AdminApp, deps: AdminDeps): void {
         ),
         params: QueueLeadParams,
         body: AssignBody,
-        response: answers({ 200: Routing }, [...AGENCY, 'LEAD_NOT_FOUND', ...BODY]),
+        response: answers({ 200: Routing }, [...AGENCY, 'LEAD_NOT_FOUND', 'AGENT_NOT_FOUND', ...BODY]),
       },
     },
     async (request) =>
@@ -257,34 +268,8 @@ export function registerAgencyRoutes(app: AdminApp, deps: AdminDeps): void {
   );
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The agency the path names, loaded by `loadAgency` (null before). */
-    agency: Agency | null;
-  }
-}
-
-/** The agency of the path, if the request may manage it: the operator, or its fallback producer. */
-function loadAgency(db: Queryable) {
-  return async (request: FastifyRequest) => {
-    const { agency_id } = request.params as { agency_id?: string };
-    request.agency = await requireAgency(db, agency_id, ownerOf(request));
-  };
-}
-
-function agencyOf(request: FastifyRequest): Agency {
-  if (!request.agency) throw new Error('agencyOf without the loadAgency hook');
-  return request.agency;
-}
-
-async function existingAgent(db: Queryable, agentId: string) {
-  const agent = await getAgent(db, agentId.toLowerCase());
-  if (!agent) throw appError('AGENT_NOT_FOUND', `No agent ${agentId}`);
-  return agent;
-}
-
 /** The codes as the database keeps them (upper case, each once); any other is a 400. */
-function licensedStates(given: readonly string[]): string[] {
+export function licensedStates(given: readonly string[]): string[] {
   const codes = [...new Set(given.map((s) => s.toUpperCase()))];
   const unknown = codes.filter((c) => !LICENSE_STATES.includes(c));
   if (unknown.length > 0) {

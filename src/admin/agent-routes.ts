@@ -98,12 +98,16 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
         ...operation('updateAgent', 'Rename an agent, change its time zone, login or first text'),
         params: AgentParams,
         body: UpdateAgentBody,
-        response: answers({ 200: Agent }, [...AGENT, 'EMAIL_TAKEN', ...BODY]),
+        response: answers({ 200: Agent }, [...AGENT, 'FORBIDDEN', 'EMAIL_TAKEN', ...BODY]),
       },
     },
     async (request) => {
       const agent = agentOf(request);
       const { name, timezone, email, sms_template } = request.body;
+      // A login is the operator's to give, as a password is: with an agent key, a new email would
+      // answer whether another agent has it, and would let a leaked key take over the console login.
+      if (ownerOf(request) !== null && email !== undefined && !sameEmail(email, agent.email))
+        throw appError('FORBIDDEN', 'Only the operator key (ADMIN_API_KEY) may change a login email');
       const patch = {
         ...(name !== undefined ? { name: name.trim() } : {}),
         ...(email !== undefined ? { email: email === null ? null : email.trim() } : {}),
@@ -184,3 +188,6 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
     },
   );
 }
+
+const sameEmail = (given: string | null, had: string | null) =>
+  (given?.trim().toLowerCase() ?? null) === (had?.toLowerCase() ?? null);

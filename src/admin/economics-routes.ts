@@ -7,7 +7,7 @@ import { recordSale } from '../economics/sales.ts';
 import { ownerOf } from './auth.ts';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { parseReportRange } from './list-queries.ts';
-import { agentOf, loadAgent, requireAgency } from './lookups.ts';
+import { agencyOf, agentOf, loadAgency, loadAgent } from './lookups.ts';
 import { AgencyParams } from './schemas/agencies.ts';
 import { AgentParams } from './schemas/agents.ts';
 import {
@@ -152,14 +152,10 @@ export function registerEconomicsRoutes(app: AdminApp, deps: AdminDeps): void {
         response: answers({ 200: Report }, [...AUTH, 'AGENCY_NOT_FOUND', 'VALIDATION_ERROR']),
       },
       // The agency is looked up before the query is read: another agent's is a 404 whatever was asked.
-      preValidation: async (request) => {
-        const { agency_id } = request.params as { agency_id?: string };
-        request.agency = await requireAgency(deps.db, agency_id, ownerOf(request));
-      },
+      preValidation: loadAgency(deps.db),
     },
     async (request, reply) => {
-      const agency = request.agency;
-      if (!agency) throw new Error('the agency report without its lookup');
+      const agency = agencyOf(request);
       return report({ agency_id: agency.agency_id }, agency.timezone, request.query, reply);
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/index.ts';
 import { appError } from '../errors.ts';
-import { findAgency, type Agency } from '../routing/agency-repository.ts';
+import { findAgency, isMember, type Agency } from '../routing/agency-repository.ts';
 import { getSource } from '../sources/source-repository.ts';
 import type { SourceRow } from '../sources/source-row.ts';
 import { isUuid } from '../sources/tokens.ts';
@@ -19,9 +19,10 @@ const owns = (owner: Owner, agentId: string) => owner === null || owner === agen
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The agent or source the path names, loaded by `loadAgent` / `loadSource` (null before). */
+    /** The agent, source or agency the path names, loaded by `loadAgent` / `loadSource` / `loadAgency` (null before). */
     agent: AgentRow | null;
     source: SourceRow | null;
+    agency: Agency | null;
   }
 }
 
@@ -63,6 +64,42 @@ export async function requireAgency(db: Queryable, rawId: string | undefined, ow
 }
 
 /**
+ * An agent an agency's route names as a producer (its path's `agent_id`): the operator may name any
+ * agent; an agent key itself or a producer the agency already has, one the operator added or who
+ * accepted an invitation. Any other is 404 AGENT_NOT_FOUND, as an unknown id: a key never makes
+ * another agent a producer, nor learns whether an id exists.
+ */
+export async function requireProducer(
+  db: Queryable,
+  agency: Agency,
+  rawId: string | undefined,
+  owner: Owner,
+): Promise<AgentRow> {
+  const id = rawId?.toLowerCase();
+  if (owner === null || owner === id || (id && isUuid(id) && (await isMember(db, agency.agency_id, id))))
+    return requireAgent(db, id, null);
+  throw appError('AGENT_NOT_FOUND');
+}
+
+/**
+ * The agency a producer leaves (DELETE …/members/:agent_id): the agencies `owner` manages, as
+ * `requireAgency`, and any agency an agent key's own agent produces for, to leave it. Else 404.
+ */
+export async function requireAgencyToLeave(
+  db: Queryable,
+  rawId: string | undefined,
+  owner: Owner,
+  leaving: string,
+): Promise<Agency> {
+  const agency = rawId && isUuid(rawId) ? await findAgency(db, rawId.toLowerCase()) : null;
+  if (!agency) throw appError('AGENCY_NOT_FOUND');
+  if (owns(owner, agency.fallback_agent_id)) return agency;
+  const self = owner === leaving.toLowerCase() && (await isMember(db, agency.agency_id, owner));
+  if (!self) throw appError('AGENCY_NOT_FOUND');
+  return agency;
+}
+
+/**
  * preValidation hooks: the agent or source of the path is looked up before the body and query
  * are validated, so an unknown or another agent's record is a 404 whatever was sent with it.
  */
@@ -75,6 +112,18 @@ export const loadSource = (db: Queryable) => async (request: FastifyRequest) => 
   const { source_id } = request.params as { source_id?: string };
   request.source = await requireSource(db, source_id, ownerOf(request));
 };
+
+/** The agency of the path, if the request may manage it: the operator, or its fallback producer. */
+export const loadAgency = (db: Queryable) => async (request: FastifyRequest) => {
+  const { agency_id } = request.params as { agency_id?: string };
+  request.agency = await requireAgency(db, agency_id, ownerOf(request));
+};
+
+/** The agency `loadAgency` found. */
+export function agencyOf(request: FastifyRequest): Agency {
+  if (!request.agency) throw new Error('agencyOf without the loadAgency hook');
+  return request.agency;
+}
 
 /** The agent `loadAgent` found; a route without that hook is a programming error. */
 export function agentOf(request: FastifyRequest): AgentRow {

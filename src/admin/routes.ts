@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AdminDeps } from './deps.ts';
 import { appError } from '../errors.ts';
+import { registerAgencyInvitationRoutes } from './agency-invitation-routes.ts';
 import { registerAgencyRoutes } from './agency-routes.ts';
 import { registerAgentRoutes } from './agent-routes.ts';
 import { registerAutomationRoutes } from './automation-routes.ts';
@@ -33,6 +34,7 @@ export async function registerAdminRoutes(scope: FastifyInstance, deps: AdminDep
   registerLeadActionRoutes(app, deps);
   registerAutomationRoutes(app, deps);
   registerAgencyRoutes(app, deps);
+  registerAgencyInvitationRoutes(app, deps);
   registerSuppressionRoutes(app, deps);
   registerEconomicsRoutes(app, deps);
 

@@ -4,8 +4,7 @@ import { LIMITS } from '../limits.ts';
 import { parseEntries } from '../screening/entries.ts';
 import { addEntries, deleteEntry, listEntries, type ListOwner } from '../screening/suppression-repository.ts';
 import type { AdminApp, AdminDeps } from './deps.ts';
-import { ownerOf } from './auth.ts';
-import { agentOf, loadAgent, requireAgency } from './lookups.ts';
+import { agencyOf, agentOf, loadAgency, loadAgent } from './lookups.ts';
 import { NoContent } from './schemas/common.ts';
 import { AGENT, AUTH, answers, BODY, operation } from './schemas/errors.ts';
 import {
@@ -45,14 +44,8 @@ export function registerSuppressionRoutes(app: AdminApp, deps: AdminDeps): void 
       errors: [...AGENCY],
       params: AgencySuppressionsParams,
       entryParams: AgencySuppressionEntryParams,
-      load: async (request: FastifyRequest) => {
-        const { agency_id } = request.params as { agency_id?: string };
-        request.agency = await requireAgency(deps.db, agency_id, ownerOf(request));
-      },
-      owner: (request: FastifyRequest): ListOwner => {
-        if (!request.agency) throw new Error('an agency list route without its hook');
-        return { agency_id: request.agency.agency_id };
-      },
+      load: loadAgency(deps.db),
+      owner: (request: FastifyRequest): ListOwner => ({ agency_id: agencyOf(request).agency_id }),
     },
   ];
   for (const o of owners) {

@@ -74,7 +74,10 @@ export function registerAgencyPages(scope: FastifyInstance, deps: ConsoleDeps): 
         if (!isUuid(leadId)) throw appError('LEAD_NOT_FOUND');
         await takeFromFallbackQueue(deps.db, agency.agency_id, leadId, to, me.agent.agent_id);
       } catch (err) {
-        if (!(err instanceof AppError) || !['LEAD_NOT_FOUND', 'VALIDATION_ERROR'].includes(err.code))
+        if (
+          !(err instanceof AppError) ||
+          !['LEAD_NOT_FOUND', 'AGENT_NOT_FOUND', 'VALIDATION_ERROR'].includes(err.code)
+        )
           throw err;
         return render(reply, me, agency, refusal(notGiven(err)), err.status);
       }
@@ -87,6 +90,7 @@ export function registerAgencyPages(scope: FastifyInstance, deps: ConsoleDeps): 
 function notGiven(err: AppError): string {
   if (err.code === 'LEAD_NOT_FOUND')
     return 'That lead is no longer in the fallback queue: it was given or worked already.';
+  if (err.code === 'AGENT_NOT_FOUND') return 'That lead was not given: that producer is not in the agency.';
   // The API's words name its field; the console's say who may take the lead.
   const why = (err.details ?? 'That producer may not take it').replace(
     /^agent_id must be/,

@@ -141,6 +141,33 @@ export async function putMember(
   return { member, created: rows[0].created };
 }
 
+/** Whether `agentId` is a producer of the agency: one the operator added or who accepted an invitation. */
+export async function isMember(db: Queryable, agencyId: string, agentId: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM agency_members WHERE agency_id = $1 AND agent_id = $2', [
+    agencyId,
+    agentId,
+  ]);
+  return rows.length > 0;
+}
+
+/** An agency an agent produces for, with its terms there. */
+export interface Membership extends Omit<MemberView, 'agent_id' | 'name'> {
+  agency_id: string;
+  agency_name: string;
+}
+
+/** The agencies an agent is a producer of, in the order it joined them. */
+export async function listMemberships(db: Queryable, agentId: string): Promise<Membership[]> {
+  const { rows } = await db.query<Membership>(
+    `SELECT a.agency_id, a.name AS agency_name, m.licensed_states, m.weight, m.daily_cap, m.active,
+            ${ASSIGNED_TODAY}::int AS assigned_today
+       FROM agency_members m JOIN agencies a USING (agency_id)
+      WHERE m.agent_id = $1 ORDER BY m.joined_at, a.agency_id`,
+    [agentId],
+  );
+  return rows;
+}
+
 export async function deleteMember(db: Queryable, agencyId: string, agentId: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM agency_members WHERE agency_id = $1 AND agent_id = $2', [
     agencyId,

@@ -51,8 +51,9 @@ export async function listFallbackQueue(
 
 /**
  * Gives a lead of the fallback queue to a producer by hand: only to a producer of the agency
- * licensed in the lead's state, and not one holding the same contact as another lead. 400
- * VALIDATION_ERROR otherwise; 404 LEAD_NOT_FOUND for a lead not in the queue.
+ * licensed in the lead's state, and not one holding the same contact as another lead. 404
+ * AGENT_NOT_FOUND for anyone not a producer of the agency, 400 VALIDATION_ERROR for a producer
+ * who may not take it; 404 LEAD_NOT_FOUND for a lead not in the queue.
  */
 export async function takeFromFallbackQueue(
   db: Database,
@@ -77,8 +78,10 @@ export async function takeFromFallbackQueue(
     const lead = rows[0];
     if (!agency || !lead) throw appError('LEAD_NOT_FOUND', 'The lead is not in the agency’s fallback queue');
     const member = agency.members.find((m) => m.agent_id === to);
+    // Anyone but the agency's producers is unknown here, so an id names nothing it could probe.
+    if (!member) throw appError('AGENT_NOT_FOUND', 'The agency has no such producer');
     const state = lead.routing.state;
-    if (!member || state === null || !member.licensed_states.includes(state)) {
+    if (state === null || !member.licensed_states.includes(state)) {
       throw appError(
         'VALIDATION_ERROR',
         `agent_id must be a producer of the agency licensed in ${state ?? 'the lead’s state (unknown)'}`,

@@ -38,14 +38,20 @@ export const AgencyList = ListOf('agencies', Agency);
 
 export const CreateAgencyBody = Type.Object({
   name: Text(),
-  fallback_agent_id: Uuid('An existing agent. Unknown: 404 AGENT_NOT_FOUND.'),
+  fallback_agent_id: Uuid(
+    'An existing agent; with an agent key, the key’s own agent. Any other: 404 AGENT_NOT_FOUND.',
+  ),
   timezone: Type.Optional(Zone),
   claim_minutes: Type.Optional(ClaimMinutes),
 });
 
 export const UpdateAgencyBody = Type.Object({
   name: Type.Optional(Text()),
-  fallback_agent_id: Type.Optional(Uuid('An existing agent. Unknown: 404 AGENT_NOT_FOUND.')),
+  fallback_agent_id: Type.Optional(
+    Uuid(
+      'An existing agent; with an agent key, only the key’s own agent (handing an agency over is the operator’s act). Any other: 404 AGENT_NOT_FOUND.',
+    ),
+  ),
   timezone: Type.Optional(Zone),
   claim_minutes: Type.Optional(ClaimMinutes),
 });
@@ -73,7 +79,9 @@ export const AgencyParams = Type.Object({
 
 export const MemberParams = Type.Object({
   agency_id: AgencyParams.properties.agency_id,
-  agent_id: UuidParam('The producer (an agent). Not a UUID: 400 INVALID_AGENT_IDENTIFIER.'),
+  agent_id: UuidParam(
+    'The producer (an agent). Not a UUID: 400 INVALID_AGENT_IDENTIFIER. With an agent key, only its own agent or a producer the agency has; any other: 404.',
+  ),
 });
 
 export const FallbackLead = Type.Object({
@@ -93,7 +101,9 @@ export const FallbackLead = Type.Object({
 export const FallbackQueue = ListOf('leads', FallbackLead);
 
 export const AssignBody = Type.Object({
-  agent_id: Uuid('A producer of the agency licensed in the lead’s state; any other: 400 VALIDATION_ERROR.'),
+  agent_id: Uuid(
+    'A producer of the agency licensed in the lead’s state. Not a producer of the agency: 404 AGENT_NOT_FOUND; not licensed there, or holding the contact as another lead: 400 VALIDATION_ERROR.',
+  ),
 });
 
 export const QueueLeadParams = Type.Object({
@@ -114,3 +124,42 @@ export const Routing = Type.Object(
   },
   { description: 'How a lead of an agency came to its producer (docs/routing.md).' },
 );
+
+export const InvitationBody = Type.Object(PutMemberBody.properties, {
+  description: 'The terms the producer will have once it accepts: as a producer’s (PUT …/members/:agent_id).',
+});
+
+export const Invitation = Type.Object({
+  invitation_id: Uuid(
+    'The invitation itself: whoever holds it may accept it, once, until `expires_at`. Hand it to the producer.',
+  ),
+  agency_id: Uuid(),
+  agency_name: Type.String(),
+  licensed_states: Type.Array(Enum(LICENSE_STATES)),
+  weight: Type.Integer({ minimum: 1 }),
+  daily_cap: Nullable(Type.Integer({ minimum: 1 })),
+  active: Type.Boolean(),
+  created_at: Timestamp(),
+  expires_at: Timestamp(),
+});
+
+export const InvitationList = ListOf('invitations', Invitation);
+
+export const InvitationParams = Type.Object({
+  agency_id: AgencyParams.properties.agency_id,
+  invitation_id: UuidParam(
+    'An open invitation of the agency. Not a UUID, unknown, of another agency, accepted or expired: 404 INVITATION_NOT_FOUND.',
+  ),
+});
+
+export const Membership = Type.Object({
+  agency_id: Uuid(),
+  agency_name: Type.String(),
+  licensed_states: Type.Array(Enum(LICENSE_STATES)),
+  weight: Type.Integer({ minimum: 1 }),
+  daily_cap: Nullable(Type.Integer({ minimum: 1 })),
+  active: Type.Boolean(),
+  assigned_today: Type.Integer({ description: 'Leads given today, in the agency’s time zone.' }),
+});
+
+export const MembershipList = ListOf('memberships', Membership);

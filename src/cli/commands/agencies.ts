@@ -4,6 +4,7 @@ import type { CommandContext, JsonOpt } from '../io.ts';
 import { segment } from '../io.ts';
 import { wholeNumber } from '../options.ts';
 import { keyValues, show, table, type Row } from '../output.ts';
+import { addAgencyInvitationCommands } from './agency-invitations.ts';
 import { addAgencyMemberCommands } from './agency-members.ts';
 import { issuedSource } from './sources.ts';
 
@@ -22,6 +23,7 @@ export function addAgencyCommands(program: Command, ctx: CommandContext): void {
   listAgencies(agencies, ctx);
   updateAgency(agencies, ctx);
   addAgencyMemberCommands(agencies, ctx);
+  addAgencyInvitationCommands(agencies, ctx);
   agencySource(agencies, ctx);
 }
 

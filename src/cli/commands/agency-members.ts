@@ -68,7 +68,9 @@ function putMember(agencies: Command, ctx: CommandContext): void {
 function removeMember(agencies: Command, ctx: CommandContext): void {
   agencies
     .command('remove-member')
-    .description('remove a producer from an agency; the leads it has stay its own')
+    .description(
+      'remove a producer from an agency (or leave it, with the producer’s own key); its leads stay its own',
+    )
     .argument('<agency_id>')
     .argument('<agent_id>')
     .option('--json', 'print {"removed": true}')
