@@ -120,6 +120,10 @@ export const LIMITS = {
   /** Entries a page of a suppression list shows, by default and at most. */
   suppressionsPageDefault: 100,
   suppressionsPageMax: 1_000,
+  /** The largest premium a sale may have, in cents: what the database's integer holds. */
+  premiumMaxCents: 2_147_483_647,
+  /** The earliest `sold_at` a sale may be recorded with. */
+  saleEarliest: '2000-01-01T00:00:00Z',
   /** Days an invitation to produce for an agency may be accepted. */
   invitationValidDays: 7,
   /** Agents a page of GET /v1/admin/agents lists, by default and at most. */

@@ -158,4 +158,26 @@ describe('the dial queue', () => {
     expect(sale.headers.location).toBe(`/console/leads/${id}?done=sold`);
     expect(await status(id)).toBe('Sold');
   });
+
+  it.each([
+    ['21474836.48', 'sale_too_large', 'a premium is at most $21,474,836.47'],
+    ['99999999.99', 'sale_too_large', 'a premium is at most $21,474,836.47'],
+    ['12,00', 'sale_refused', 'the premium is dollars and cents'],
+  ])(
+    'When the sale form is sent with premium %s, then the lead page says why, no sale is written and nothing fails',
+    async (premium, done, words) => {
+      const { id } = await queuedLead(`Premium ${premium}`);
+      const res = await a.post(`/console/leads/${id}/sale`, {
+        _csrf: await a.csrf(`/console/leads/${id}`),
+        premium,
+      });
+      expect(res.statusCode, res.body).toBe(303);
+      expect(res.headers.location).toBe(`/console/leads/${id}?done=${done}`);
+      expect((await a.get(res.headers.location as string)).body).toContain(words);
+      const { rows } = await t.db.query('SELECT 1 FROM lead_sales WHERE lead_id = $1', [id]);
+      expect(rows).toEqual([]);
+      expect(await status(id)).not.toBe('Sold');
+      expect(t.logs.join('')).not.toContain('out of range for type integer');
+    },
+  );
 });

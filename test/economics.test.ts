@@ -294,6 +294,11 @@ describe('sales', () => {
     ['a blank product', { premium_cents: 1, product: ' ' }, 'product'],
     ['a sold_at that is no instant', { premium_cents: 1, sold_at: 'yesterday' }, 'sold_at'],
     ['a sold_at in the future', { premium_cents: 1, sold_at: '2999-01-01T00:00:00Z' }, 'sold_at'],
+    // Years below 100 were once stored a century off (0050 as 1950): outside the range, refused.
+    ['a sold_at in the year 50', { premium_cents: 1, sold_at: '0050-06-01T00:00:00Z' }, 'sold_at'],
+    ['a sold_at in the year 1', { premium_cents: 1, sold_at: '0001-01-01T00:00:00Z' }, 'sold_at'],
+    ['a sold_at in the year 99', { premium_cents: 1, sold_at: '0099-12-31T23:59:59Z' }, 'sold_at'],
+    ['a sold_at before 2000', { premium_cents: 1, sold_at: '1999-12-31T23:59:59Z' }, 'sold_at'],
   ])(
     'When a sale has %s, then 400 VALIDATION_ERROR naming the field, and the lead is as it was',
     async (_label, body, field) => {
@@ -307,6 +312,18 @@ describe('sales', () => {
       expect((await adminInject(t.app, 'GET', `/leads/${leadId}`)).json()).toMatchObject({ status: 'New' });
     },
   );
+
+  it('When a sale is sold on the first instant of 2000, then it is stored as sent and read back the same', async () => {
+    const leadId = await newLead();
+    const res = await adminInject(t.app, 'POST', `/leads/${leadId}/sales`, {
+      premium_cents: 1,
+      sold_at: '2000-01-01T00:00:00Z',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ sold_at: '2000-01-01T00:00:00.000Z' });
+    const read = (await adminInject(t.app, 'GET', `/leads/${leadId}`)).json();
+    expect(read.sales).toEqual([expect.objectContaining({ sold_at: '2000-01-01T00:00:00.000Z' })]);
+  });
 
   it('When a sale names another agent’s lead or an unknown one, then 404 LEAD_NOT_FOUND', async () => {
     const res = await adminInject(t.app, 'POST', '/leads/0190a000-0000-7000-8000-000000000009/sales', {

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { appError } from '../errors.ts';
+import { LIMITS } from '../limits.ts';
 import { reportCsv } from '../economics/report-csv.ts';
 import { leadReport, type ReportScope } from '../economics/report.ts';
 import { decideReturn, requestReturn, type ReturnResult } from '../economics/returns.ts';
@@ -93,8 +94,14 @@ export function registerEconomicsRoutes(app: AdminApp, deps: AdminDeps): void {
     async (request, reply) => {
       const now = new Date();
       const soldAt = request.body.sold_at ? new Date(request.body.sold_at) : now;
-      if (Number.isNaN(soldAt.getTime()) || soldAt.getTime() > now.getTime()) {
-        throw appError('VALIDATION_ERROR', 'sold_at must be an ISO-8601 instant, not in the future');
+      // A year before the bound is a typo or a test of the parser, never a policy: refused, not
+      // stored as a date the drivers read back a century off.
+      const earliest = Date.parse(LIMITS.saleEarliest);
+      if (!(soldAt.getTime() >= earliest && soldAt.getTime() <= now.getTime())) {
+        throw appError(
+          'VALIDATION_ERROR',
+          `sold_at must be an ISO-8601 instant from ${LIMITS.saleEarliest.slice(0, 10)} to now`,
+        );
       }
       const done = await recordSale(
         deps.db,

@@ -40,6 +40,7 @@ export function registerLeadEconomics(scope: FastifyInstance, deps: ConsoleDeps)
     const product = (form.product ?? '').trim().slice(0, 200);
     if (!typed) return back(reply, lead.lead_id, 'sale_refused');
     const cents = Number(typed[1]) * 100 + Number((typed[2] ?? '').padEnd(2, '0'));
+    if (cents > LIMITS.premiumMaxCents) return back(reply, lead.lead_id, 'sale_too_large');
     const now = new Date();
     const done = await recordSale(
       deps.db,

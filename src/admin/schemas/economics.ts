@@ -38,11 +38,13 @@ export const Return = Type.Object({
 export const SaleBody = Type.Object({
   premium_cents: Type.Integer({
     minimum: 0,
-    maximum: 2_147_483_647,
+    maximum: LIMITS.premiumMaxCents,
     description: 'The policy’s premium, in cents.',
   }),
   product: Type.Optional(Text(LIMITS.nameMaxLength, 'What was sold, e.g. "Term life 20".')),
-  sold_at: Type.Optional(Timestamp('When it was sold; not in the future. Default: now.')),
+  sold_at: Type.Optional(
+    Timestamp(`When it was sold: from ${LIMITS.saleEarliest.slice(0, 10)} to now. Default: now.`),
+  ),
 });
 
 /** A sale as it is kept: what the lead's read lists. */

@@ -1,5 +1,7 @@
 import { RETURN_REASONS } from '../../economics/return-rules.ts';
 import { CALL_OUTCOMES, STATUS_CHANGES, type LeadStatus } from '../../leads/lead-status.ts';
+import { LIMITS } from '../../limits.ts';
+import { dollars } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { actionButton, postForm } from './components.ts';
 import { OUTCOME_LABELS } from './dial-queue.ts';
@@ -14,6 +16,7 @@ export const ACTION_NOTICES = {
   sell: 'Call saved as reached. Enter the premium below to record the sale.',
   sold: 'Sale recorded: the lead is Sold.',
   sale_refused: 'No sale recorded: the premium is dollars and cents, such as 1200 or 1200.50.',
+  sale_too_large: `No sale recorded: a premium is at most ${dollars(LIMITS.premiumMaxCents)}.`,
   returned: 'Returned to the vendor, with the evidence; it counts as credited once they say so.',
   RETURN_WINDOW_CLOSED: 'Not returned: the source’s return window has closed.',
   ALREADY_RETURNED: 'Not returned: this purchase was already returned.',
