@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeReply, revocation } from './revocation.ts';
+import { normalizeReply, readReply, revocation } from './revocation.ts';
 import { OPT_OUT_KEYWORDS, OPT_OUT_PHRASES } from './tables/revocation-phrases.ts';
 
 /** Replies that revoke consent, and the phrase or keyword that does it. */
@@ -16,7 +16,12 @@ const OPT_OUTS: Array<[string, string]> = [
   ['Basta.', 'BASTA'],
   ['stop texting me', 'stop texting'],
   ['Please STOP texting me!!!', 'stop texting'],
-  ['stop calling me at work please', 'stop calling'],
+  ['stop calling me, remove me from your list at work', 'stop calling'],
+  ['Stop texting me before I call the police', 'stop texting'],
+  ['Wrong number. Do not call after 5', 'wrong number'],
+  ["don't call me at work and remove me from your list", 'remove me'],
+  ['Never call me after 5', 'never call me'],
+  ['Unsubscribe me, only text my wife', 'unsubscribe me'],
   ['Remove me from your list', 'remove me'],
   ['pls take me off ur list', 'take me off'],
   ["Don't contact me again", 'dont contact'],
@@ -68,7 +73,59 @@ const NOT_OPT_OUTS = [
   '🙂',
 ];
 
+/**
+ * Replies that limit when or how to be contacted without revoking consent (tables/contact-limits.ts):
+ * each is `contact_limits`, with the words that limit, and never an opt-out.
+ */
+const CONTACT_LIMIT_REPLIES: Array<[string, string]> = [
+  ["Please don't call me before 5, I work", 'before 5'],
+  ["Don't call me at work, text instead", 'at work'],
+  ['not before noon', 'not before noon'],
+  ['Not before noon please', 'not before noon'],
+  ['Yes, call me after 5pm please', 'after 5pm'],
+  ['stop calling me at work please', 'at work'],
+  ['Do not call me during business hours', 'during business hours'],
+  ["Don't text me after 9pm", 'after 9pm'],
+  ['Please do not call before 10 am', 'before 10 am'],
+  ['dont call me until after lunch', 'after lunch'],
+  ['Stop calling me in the morning', 'in the morning'],
+  ['no more calls at night please', 'at night'],
+  ["Don't call, text me instead", 'text me instead'],
+  ['Please just text, I cannot talk at work', 'please just text'],
+  ['Only text please', 'only text'],
+  ['Email me instead of calling', 'email me instead'],
+  ["Don't call on weekends", 'on weekends'],
+  ['Please stop calling me while I am at work', 'while i am at work'],
+  ["Don't call my work number", 'my work number'],
+  ['call me on my cell', 'on my cell'],
+  ['Can you call me around 6?', 'around 6'],
+  ['after 6 please', 'after 6'],
+  ["Don't call me till I get home", 'till i get home'],
+  ['Call me tomorrow after 3', 'after 3'],
+  ['Do not contact me before monday', 'before monday'],
+  ['No me llames antes de las 5', 'antes de las 5'],
+  ['Por favor no me llamen en el trabajo', 'en el trabajo'],
+  ['No me llames, mejor por mensaje', 'mejor por mensaje'],
+  ['Llámame después de las 6', 'despues de las 6'],
+  ['No me llamen por la mañana', 'por la manana'],
+  ['Solo por whatsapp por favor', 'solo por whatsapp'],
+  ['Deja de llamarme en horas de trabajo', 'en horas de trabajo'],
+];
+
 describe('revocation in plain words', () => {
+  it.each(CONTACT_LIMIT_REPLIES)(
+    'When the reply is %j, then it limits contact by %j and is not an opt-out',
+    (text, limit) => {
+      expect(readReply(text)).toEqual({ intent: 'contact_limits', limit });
+      expect(revocation(text)).toBeNull();
+    },
+  );
+
+  it('When a reply is a plain one, then it is read as a reply', () => {
+    for (const text of ['Sounds good, thanks', 'What number is this?', '', 'Gracias, me interesa'])
+      expect(readReply(text), text).toEqual({ intent: 'reply' });
+  });
+
   it.each(OPT_OUTS)('When the reply is %j, then it is an opt-out by %j', (text, by) => {
     const r = revocation(text);
     expect(r).not.toBeNull();

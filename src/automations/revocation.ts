@@ -1,3 +1,9 @@
+import {
+  CONTACT_LIMITS,
+  CONTACT_REDIRECTS,
+  CONTACT_WORDS,
+  LIMITABLE_PHRASE,
+} from './tables/contact-limits.ts';
 import { NEGATIONS, OPT_OUT_KEYWORDS, OPT_OUT_PHRASES } from './tables/revocation-phrases.ts';
 
 /**
@@ -26,26 +32,60 @@ const KEYWORDS = new Map(OPT_OUT_KEYWORDS.map((k) => [normalizeReply(k.keyword),
 const PHRASES = OPT_OUT_PHRASES.map((p) => ({ ...p, words: ` ${normalizeReply(p.phrase)} ` }));
 const NEGATED = NEGATIONS.map((n) => ` ${n} `);
 
+/** What a reply says of consent: an opt-out, a limit on when or how to be contacted, or neither. */
+export type ReplyReading =
+  | { intent: 'opt_out'; revocation: Revocation }
+  | { intent: 'contact_limits'; limit: string }
+  | { intent: 'reply' };
+
+const wholeWords = (patterns: readonly string[]) =>
+  new RegExp(`(?:^| )(?:${patterns.map((p) => `(?:${p})`).join('|')})(?= |$)`);
+const LIMIT = wholeWords(CONTACT_LIMITS);
+const REDIRECT = wholeWords(CONTACT_REDIRECTS);
+const CONTACT = wholeWords(CONTACT_WORDS);
+const CLAUSES = /[.,;:!?¡¿\n]+/;
+
 /**
- * Whether an inbound text revokes consent, and how; null when it does not. A keyword must be the
- * whole reply or a whole clause ("Thanks. STOP"); a phrase may stand anywhere in a clause. Each
- * clause (split at . , ; : ! ? and line ends) is read on its own, so "No, stop texting me" is an
- * opt-out and "don't stop texting me" is not. Pure; the tables and where they come from: tables/revocation-phrases.ts.
+ * How a prospect's text reads (docs/conversations.md, "Revocation"). An opt-out keyword as the
+ * whole reply or a whole clause revokes; so does an opt-out phrase anywhere in a clause, unless a
+ * negation comes right before it ("don't stop texting me") or, for a phrase about a channel
+ * ("dont call", "stop texting"), the clause also limits when or how ("don't call me before 5") or
+ * the reply sends the contact elsewhere ("don't call, text me instead"): that only narrows the
+ * consent. Any clause that
+ * revokes wins over others that limit. A reply with no opt-out whose clause asks for contact with a
+ * limit ("call me after 5pm", "not before noon") is `contact_limits`; anything else a plain reply.
+ * Pure; the tables: tables/revocation-phrases.ts and tables/contact-limits.ts.
  */
-export function revocation(text: string): Revocation | null {
-  for (const part of [text, ...text.split(/[.,;:!?¡¿\n]+/)]) {
+export function readReply(text: string): ReplyReading {
+  for (const part of [text, ...text.split(CLAUSES)]) {
     const keyword = KEYWORDS.get(normalizeReply(part));
-    if (keyword) return { by: 'keyword', keyword: keyword.keyword, language: keyword.language };
+    if (keyword)
+      return {
+        intent: 'opt_out',
+        revocation: { by: 'keyword', keyword: keyword.keyword, language: keyword.language },
+      };
   }
-  for (const part of text.split(/[.,;:!?¡¿\n]+/)) {
-    const clause = ` ${normalizeReply(part)} `;
+  let limit: string | null = null;
+  const redirect = REDIRECT.exec(normalizeReply(text))?.[0].trim() ?? null;
+  for (const part of text.split(CLAUSES)) {
+    const words = normalizeReply(part);
+    const clause = ` ${words} `;
+    const limited = LIMIT.exec(words)?.[0].trim() ?? redirect;
     for (const p of PHRASES) {
       const at = clause.indexOf(p.words);
       if (at < 0) continue;
       const before = clause.slice(0, at + 1);
       if (NEGATED.some((n) => before.endsWith(n))) continue;
-      return { by: 'words', phrase: p.phrase, language: p.language };
+      if (limited && LIMITABLE_PHRASE.test(p.words.trim())) continue;
+      return { intent: 'opt_out', revocation: { by: 'words', phrase: p.phrase, language: p.language } };
     }
+    if (limited && (CONTACT.test(words) || limited === redirect)) limit ??= limited;
   }
-  return null;
+  return limit ? { intent: 'contact_limits', limit } : { intent: 'reply' };
+}
+
+/** Whether an inbound text revokes consent, and how; null when it does not (see `readReply`). */
+export function revocation(text: string): Revocation | null {
+  const read = readReply(text);
+  return read.intent === 'opt_out' ? read.revocation : null;
 }
