@@ -22,14 +22,20 @@ export const Agency = Type.Object({
   created_at: Timestamp(),
 });
 
-export const Member = Type.Object({
-  agent_id: Uuid(),
-  name: Type.String({ description: 'The producer’s name.' }),
+/** What a producer has in an agency: where it is licensed, its share, its cap, whether it is paused. */
+const Terms = {
   licensed_states: Type.Array(Enum(LICENSE_STATES)),
   weight: Type.Integer({ minimum: 1 }),
   daily_cap: Nullable(Type.Integer({ minimum: 1 })),
   active: Type.Boolean({ description: 'false: paused, skipped by the rotation (reason `inactive`).' }),
-  assigned_today: Type.Integer({ description: 'Leads given today, in the agency’s time zone.' }),
+};
+const AssignedToday = Type.Integer({ description: 'Leads given today, in the agency’s time zone.' });
+
+export const Member = Type.Object({
+  agent_id: Uuid(),
+  name: Type.String({ description: 'The producer’s name.' }),
+  ...Terms,
+  assigned_today: AssignedToday,
 });
 
 export const AgencyWithMembers = Type.Object({ ...Agency.properties, members: Type.Array(Member) });
@@ -135,10 +141,7 @@ export const Invitation = Type.Object({
   ),
   agency_id: Uuid(),
   agency_name: Type.String(),
-  licensed_states: Type.Array(Enum(LICENSE_STATES)),
-  weight: Type.Integer({ minimum: 1 }),
-  daily_cap: Nullable(Type.Integer({ minimum: 1 })),
-  active: Type.Boolean(),
+  ...Terms,
   created_at: Timestamp(),
   expires_at: Timestamp(),
 });
@@ -155,11 +158,8 @@ export const InvitationParams = Type.Object({
 export const Membership = Type.Object({
   agency_id: Uuid(),
   agency_name: Type.String(),
-  licensed_states: Type.Array(Enum(LICENSE_STATES)),
-  weight: Type.Integer({ minimum: 1 }),
-  daily_cap: Nullable(Type.Integer({ minimum: 1 })),
-  active: Type.Boolean(),
-  assigned_today: Type.Integer({ description: 'Leads given today, in the agency’s time zone.' }),
+  ...Terms,
+  assigned_today: AssignedToday,
 });
 
 export const MembershipList = ListOf('memberships', Membership);
