@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin/deps.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { Lead } from './admin/schemas/leads.ts';
-import { registerInboundSms } from './automations/inbound-sms-route.ts';
+import { registerSmsWebhooks } from './conversations/routes.ts';
 import { queueStats } from './automations/queue-stats.ts';
 import { LIMITS } from './limits.ts';
 import { type AutomationConfig } from './config.ts';
@@ -86,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const sms = deps.sms ?? { provider: 'recorder' as const };
   await app.register(async (scope) =>
-    registerInboundSms(scope, { db: deps.db, sms, publicBaseUrl: deps.publicBaseUrl }),
+    registerSmsWebhooks(scope, { db: deps.db, sms, publicBaseUrl: deps.publicBaseUrl }),
   );
   return app;
 }

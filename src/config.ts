@@ -52,12 +52,22 @@ export interface AutomationConfig {
   sms: {
     provider: 'recorder' | 'http' | 'twilio';
     webhookUrl?: string;
-    twilio?: { accountSid: string; authToken: string; from: string; baseUrl: string };
+    twilio?: TwilioSettings;
     /** Shared secret of the inbound-SMS webhook (`x-sms-secret` header or `?secret=`). */
     inboundSecret?: string;
   };
   /** The consent evidence providers, for sources set to `consent: "verified"` (docs/consent-and-revocation.md). */
   consent?: ConsentProviders;
+}
+
+export interface TwilioSettings {
+  accountSid: string;
+  authToken: string;
+  /** TWILIO_FROM: the number texts go from when their agent has none of its own (`sms_from`). */
+  from: string;
+  baseUrl: string;
+  /** Where Twilio posts each text's status (`PUBLIC_BASE_URL` + /sms/status); none: not asked. */
+  statusCallbackUrl?: string;
 }
 
 export interface ConsentProviders {
@@ -102,6 +112,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   const logLevel = env.LOG_LEVEL || 'info';
   if (!levels.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}`);
+  const publicBaseUrl = (
+    env.PUBLIC_BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`
+  ).replace(/\/+$/, '');
   return {
     port,
     host,
@@ -112,9 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretsKey: secretsKeyFrom(env),
     metaGraphUrl: metaGraphUrlFrom(env),
     trustProxy: trustProxyFrom(env),
-    publicBaseUrl: (
-      env.PUBLIC_BASE_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1`
-    ).replace(/\/+$/, ''),
+    publicBaseUrl,
     logLevel,
     rateLimit: {
       rps: intFrom(env, 'RATE_LIMIT_RPS', 20, 0),
@@ -126,11 +137,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     semiSpaceMb: intFrom(env, 'SEMI_SPACE_MB', databaseUrl ? 0 : LIMITS.embeddedSemiSpaceMb, 0),
     embeddedSharedBuffersMb: intFrom(env, 'EMBEDDED_SHARED_BUFFERS_MB', LIMITS.embeddedSharedBuffersMb, 1),
     embeddedReturnMemory: env.EMBEDDED_RETURN_MEMORY !== '0',
-    automations: automationConfig(env),
+    automations: automationConfig(env, publicBaseUrl),
   };
 }
 
-function automationConfig(env: NodeJS.ProcessEnv): AutomationConfig {
+function automationConfig(env: NodeJS.ProcessEnv, publicBaseUrl: string): AutomationConfig {
   const provider = env.SMS_PROVIDER || (env.SMS_WEBHOOK_URL ? 'http' : 'recorder');
   if (provider !== 'recorder' && provider !== 'http' && provider !== 'twilio') {
     throw new ConfigError('SMS_PROVIDER must be recorder, http or twilio');
@@ -157,6 +168,8 @@ function automationConfig(env: NodeJS.ProcessEnv): AutomationConfig {
               authToken: token,
               from,
               baseUrl: env.TWILIO_BASE_URL || 'https://api.twilio.com',
+              // Twilio tells each text's fate here (conversations/status-route.ts).
+              statusCallbackUrl: `${publicBaseUrl}/sms/status`,
             },
           }
         : {}),

@@ -124,6 +124,16 @@ export const LIMITS = {
   premiumMaxCents: 2_147_483_647,
   /** The earliest `sold_at` a sale may be recorded with. */
   saleEarliest: '2000-01-01T00:00:00Z',
+  /** How often a text held for the agent's reading is looked at again (reading it sends it at once). */
+  heldTextRecheckMs: 3600_000,
+  /** A text an agent sends from the console or the API: Twilio's limit of one message (10 segments). */
+  answerMaxLength: 1600,
+  /** An inbound text kept whole up to this many characters; the rest is cut, with a note. */
+  inboundMaxLength: 5000,
+  /** How long a prospect's text lets the agent answer outside calling hours. */
+  answerWindowMs: 24 * 3600_000,
+  /** Conversations the inbox lists. */
+  conversationsListed: 200,
   /** Days an invitation to produce for an agency may be accepted. */
   invitationValidDays: 7,
   /** Agents a page of GET /v1/admin/agents lists, by default and at most. */

@@ -66,6 +66,13 @@ async function world(name: string): Promise<World> {
     200,
   );
   await deliver(t.app, source.token, { email: 'no-name@example.com' }); // refused: becomes a sample
+  // The prospect wrote: the lead has a thread, and its agent may answer at any hour.
+  await t.app.inject({
+    method: 'POST',
+    url: '/v1/sms/inbound',
+    headers: { 'content-type': 'application/json', 'x-sms-secret': SMS_SECRET },
+    payload: JSON.stringify({ from: '3125550142', body: 'Hello, is this about insurance?' }),
+  });
   await testDispatcher(t.db).runOnce();
   const samples = await json<{ samples: Array<{ sample_id: string }> }>(
     await adminInject(t.app, 'GET', `/sources/${source.source_id}/samples`),
@@ -213,10 +220,11 @@ const BODIES: Record<string, unknown> = {
   decideReturn: { status: 'denied' },
   recordSale: { premium_cents: 100 },
   inviteProducer: { licensed_states: ['IL'] },
+  answerLead: { body: 'Planted answer' },
 };
 
 /** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */
-const OPERATOR_ONLY = new Set(['createAgent', 'setAgentPassword']);
+const OPERATOR_ONLY = new Set(['createAgent', 'setAgentPassword', 'listUnmatchedTexts']);
 
 /** Operations that name no record: an agent key gets its own records only (checked below). */
 const OWN_ONLY = new Set(['listAgents']);
@@ -317,7 +325,8 @@ function call(op: Operation, url: string, key: string, w: World) {
 }
 
 // Made before the tests are collected: the admin routes are read from its OpenAPI document.
-const t: TestApp = await createTestApp();
+const SMS_SECRET = 'access-sms-secret';
+const t: TestApp = await createTestApp({ sms: { provider: 'recorder', inboundSecret: SMS_SECRET } });
 await t.app.ready();
 beforeAll(async () => {
   receiver = await startReceiver();

@@ -9,12 +9,13 @@ import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/ap
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 
+const CLI_SMS_SECRET = 'cli-sms-secret';
 let t: TestApp;
 let url: string;
 const tempDirs: string[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ sms: { provider: 'recorder', inboundSecret: CLI_SMS_SECRET } });
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -644,6 +645,42 @@ describe('sources meta', () => {
     const none = await leadgate(['sources', 'meta', s.source_id]);
     expect(none.code).toBe(1);
     expect(none.err).toMatch(/give a setting/);
+  });
+});
+
+describe('leadgate conversations and messages', () => {
+  it('When a prospect texts, then `conversations` lists the thread unread, `messages` shows it, answers it and marks it read', async () => {
+    const src = await seedSource(t.db, 'Cli Conversing', 'America/Chicago');
+    const lead = (
+      await deliver(t.app, src.token, { name: 'Cli Carla', phone: '3125550901', state: 'IL' })
+    ).json().lead_id as string;
+    expect((await leadgate(['conversations', '--agent', src.agent_id])).out).toBe(
+      'No conversations: no prospect has written yet.\n',
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/sms/inbound',
+      headers: { 'content-type': 'application/json', 'x-sms-secret': CLI_SMS_SECRET },
+      payload: JSON.stringify({ from: '3125550901', body: 'Not before noon please' }),
+    });
+    const inbox = await leadgate(['conversations', '--agent', src.agent_id]);
+    expect(inbox.code, inbox.err).toBe(0);
+    expect(inbox.out).toMatch(
+      new RegExp(`^${lead}\\s+1\\s+\\S+\\s+Cli Carla\\s+3125550901\\s+Not before noon please$`, 'm'),
+    );
+    const thread = await leadgate(['messages', lead]);
+    expect(thread.out).toMatch(/^\S+\s+prospect\s+asks when to contact\s+Not before noon please$/m);
+    const sent = await leadgate(['messages', lead, '--send', 'Noon it is.']);
+    expect(sent.code, sent.err).toBe(0);
+    expect(sent.out).toMatch(/^Text \S+ scheduled: it goes out in a moment\.$/m);
+    expect(
+      JSON.parse((await leadgate(['conversations', '--agent', src.agent_id, '--json'])).out),
+    ).toMatchObject({
+      unread: 0,
+    });
+    const refused = await leadgate(['messages', lead, '--send', '']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('VALIDATION_ERROR');
   });
 });
 

@@ -9,9 +9,10 @@ import { testDispatcher } from './support/automations.ts';
 import { deliver, GATEWAY } from './support/deliver.ts';
 import { bookingFixtureText, type BookingFixture } from './fixtures/booking/load.ts';
 
+const SMS_SECRET = 'outbox-sms-secret';
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ sms: { provider: 'recorder', inboundSecret: SMS_SECRET } });
 });
 afterAll(() => t.close());
 
@@ -261,11 +262,11 @@ describe('outbox: a number opted out', () => {
     const src = await freshSource();
     const lead = (await send(src, { name: 'Opting Olive', phone: '3125550298' })).body.lead_id as string;
     const before = await maxSeq(src);
-    await recordOptOut(
-      t.db,
-      '3125550298',
-      { by: 'words', phrase: 'stop texting', language: 'en' },
-      new Date(),
+    await t.db.withTransaction((tx) =>
+      recordOptOut(tx, '3125550298', { by: 'words', phrase: 'stop texting', language: 'en' }, new Date(), {
+        words: 'stop texting me',
+        confirm: true,
+      }),
     );
     expect(await messagesAfter(src, before)).toEqual([
       {
@@ -282,6 +283,31 @@ describe('outbox: a number opted out', () => {
     ]);
   });
 });
+describe('outbox: a prospect texts', () => {
+  it('When a prospect’s text reaches a lead, then lead.replied with the message, under its agent', async () => {
+    const src = await freshSource();
+    const lead = (await send(src, { name: 'Replying Ray', phone: '3125550297' })).body.lead_id as string;
+    const before = await maxSeq(src);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sms/inbound',
+      headers: { 'content-type': 'application/json', 'x-sms-secret': SMS_SECRET },
+      payload: JSON.stringify({ from: '3125550297', body: 'Yes, call me' }),
+    });
+    expect(await messagesAfter(src, before)).toEqual([
+      {
+        topic: 'lead.replied',
+        payload: {
+          lead_id: lead,
+          source_id: src.source_id,
+          intent: 'reply',
+          message: { message_id: res.json().message_id, body: 'Yes, call me', at: expect.any(String) },
+        },
+      },
+    ]);
+  });
+});
+
 describe('outbox: what a lead cost and earned', () => {
   it('When a lead is returned, credited and sold, then lead.returned twice and lead.sold, under its agent', async () => {
     const src = await freshSource();

@@ -62,7 +62,7 @@ describe('revocation in plain words: the reply', () => {
       const lead = (await deliver(t.app, src.token, { name: 'Plain Pat', phone, state: 'IL' })).json()
         .lead_id as string;
       const res = await reply(`+1${phone}`, text);
-      expect(res.json()).toEqual({ received: true, opted_out: true, agents: 1 });
+      expect(res.json()).toMatchObject({ received: true, opted_out: true, agents: 1 });
       const optOut = (await historyOf(lead)).find((h) => h.event === 'sms_opt_out');
       expect(optOut?.details).toMatchObject({ phone, words });
     },
@@ -74,24 +74,47 @@ describe('revocation in plain words: the reply', () => {
       const src = await source();
       const phone = `31255504${String(10 + n).padStart(2, '0')}`;
       await deliver(t.app, src.token, { name: 'Chatty Cat', phone, state: 'IL' });
-      expect((await reply(`+1${phone}`, text)).json()).toEqual({ received: true, opted_out: false });
+      expect((await reply(`+1${phone}`, text)).json()).toMatchObject({ received: true, opted_out: false });
       expect(await rowsOf('SELECT 1 FROM sms_opt_outs WHERE phone = $1', [phone])).toEqual([]);
     },
   );
 
-  it('When the reply has no sender number or no body, then 400 VALIDATION_ERROR and nothing is recorded', async () => {
-    for (const body of [{ body: 'STOP' }, { from: 'not a phone', body: 'STOP' }, { from: '+13125550499' }]) {
-      const res = await t.app.inject({
+  it('When the reply has no sender, then 400 VALIDATION_ERROR; no body, or a sender that is no number, is kept and opts nothing out', async () => {
+    const post = (body: unknown) =>
+      t.app.inject({
         method: 'POST',
         url: '/v1/sms/inbound',
         headers: { 'content-type': 'application/json', 'x-sms-secret': SECRET },
         payload: JSON.stringify(body),
       });
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ error_code: 'VALIDATION_ERROR' });
+    const none = await post({ body: 'STOP' });
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toMatchObject({ error_code: 'VALIDATION_ERROR' });
+    for (const body of [{ from: 'not a phone', body: 'STOP' }, { from: '+13125550499' }]) {
+      const res = await post(body);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ received: true, opted_out: false, leads: 0 });
     }
+    expect(await rowsOf('SELECT 1 FROM sms_opt_outs WHERE phone = $1', ['3125550499'])).toEqual([]);
   });
 });
+
+/** An agency of `boss` (its fallback producer) with `producers` licensed in Illinois. */
+async function agencyOf(boss: { agent_id: string }, producers: ReadonlyArray<{ agent_id: string }>) {
+  const agency = await createAgency(t.db, {
+    name: `Revocation Agency ${++n}`,
+    fallback_agent_id: boss.agent_id,
+    timezone: 'America/Chicago',
+    claim_minutes: null,
+  });
+  for (const p of producers)
+    await putMember(t.db, agency.agency_id, p.agent_id, {
+      licensed_states: ['IL'],
+      weight: 1,
+      daily_cap: null,
+      active: true,
+    });
+}
 
 describe('revocation: whom it reaches', () => {
   it('When a number opts out, then every lead of it of every agent gets the history line and lead.opted_out, texted or not, and the agency’s producers stop too', async () => {
@@ -100,19 +123,7 @@ describe('revocation: whom it reaches', () => {
     const untexted = await source();
     const boss = await source();
     const producer = await source();
-    const agency = await createAgency(t.db, {
-      name: 'Revocation Agency',
-      fallback_agent_id: boss.agent_id,
-      timezone: 'America/Chicago',
-      claim_minutes: null,
-    });
-    for (const p of [untexted, producer])
-      await putMember(t.db, agency.agency_id, p.agent_id, {
-        licensed_states: ['IL'],
-        weight: 1,
-        daily_cap: null,
-        active: true,
-      });
+    await agencyOf(boss, [untexted, producer]);
     const a = (
       await deliver(t.app, texted.token, { name: 'Reach Ray', phone, state: 'IL', sms_consent: true })
     ).json().lead_id as string;
@@ -172,18 +183,7 @@ describe('revocation: whom it reaches', () => {
     const boss = await source();
     const producer = await source();
     const outsider = await source();
-    const agency = await createAgency(t.db, {
-      name: 'Fallback Reach Agency',
-      fallback_agent_id: boss.agent_id,
-      timezone: 'America/Chicago',
-      claim_minutes: null,
-    });
-    await putMember(t.db, agency.agency_id, producer.agent_id, {
-      licensed_states: ['IL'],
-      weight: 1,
-      daily_cap: null,
-      active: true,
-    });
+    await agencyOf(boss, [producer]);
     await deliver(t.app, boss.token, { name: 'Fallback Fay', phone, state: 'IL' });
     expect((await reply(`+1${phone}`, 'STOP')).json()).toMatchObject({ opted_out: true, agents: 2 });
     const outs = await rowsOf<{ agent_id: string }>('SELECT agent_id FROM sms_opt_outs WHERE phone = $1', [

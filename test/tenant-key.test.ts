@@ -24,6 +24,7 @@ function tablesOf(kind: string): string[] {
 const DISTRIBUTED = tablesOf('Distributed by `agent_id`');
 const BY_AGENCY = tablesOf('Distributed by `agency_id`');
 const REFERENCE = tablesOf('Reference');
+const COORDINATOR = tablesOf('Coordinator only');
 
 async function rows<T>(sql: string): Promise<T[]> {
   return (await t.db.query<T>(sql)).rows;
@@ -36,7 +37,9 @@ describe('the schema can be distributed by tenant (docs/scaling.md)', () => {
         WHERE relnamespace = current_schema()::regnamespace AND relkind IN ('r', 'p') ORDER BY 1`,
     );
     expect(DISTRIBUTED.length).toBeGreaterThan(5);
-    expect([...DISTRIBUTED, ...BY_AGENCY, ...REFERENCE].sort()).toEqual(tables.map((r) => r.name));
+    expect([...DISTRIBUTED, ...BY_AGENCY, ...REFERENCE, ...COORDINATOR].sort()).toEqual(
+      tables.map((r) => r.name),
+    );
   });
 
   it('When a table is distributed, then it carries the tenant and its primary key starts from it', async () => {

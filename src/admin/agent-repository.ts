@@ -11,10 +11,12 @@ export interface AgentRow {
   email: string | null;
   /** The first text to new leads; null: the default (docs/outbox.md, "Texts and calls"). */
   sms_template: string | null;
+  /** The number the agent texts from (E.164), which its prospects answer; null: the provider's. */
+  sms_from: string | null;
   created_at: string;
 }
 
-const COLUMNS = 'agent_id, name, timezone, email, sms_template, created_at';
+const COLUMNS = 'agent_id, name, timezone, email, sms_template, sms_from, created_at';
 
 export async function createAgent(
   db: Queryable,
@@ -57,13 +59,20 @@ export async function listAgents(
 export async function updateAgent(
   db: Queryable,
   agentId: string,
-  patch: { name?: string; timezone?: string; sms_template?: string | null; email?: string | null },
+  patch: {
+    name?: string;
+    timezone?: string;
+    sms_template?: string | null;
+    email?: string | null;
+    sms_from?: string | null;
+  },
 ): Promise<AgentRow | null> {
   const { rows } = await emailUnique(() =>
     db.query<AgentRow>(
       `UPDATE agents SET name = COALESCE($2, name), timezone = COALESCE($3, timezone),
             sms_template = CASE WHEN $4::boolean THEN $5 ELSE sms_template END,
-            email = CASE WHEN $6::boolean THEN $7 ELSE email END
+            email = CASE WHEN $6::boolean THEN $7 ELSE email END,
+            sms_from = CASE WHEN $8::boolean THEN $9 ELSE sms_from END
       WHERE agent_id = $1 RETURNING ${COLUMNS}`,
       [
         agentId,
@@ -73,6 +82,8 @@ export async function updateAgent(
         patch.sms_template ?? null,
         patch.email !== undefined,
         patch.email ?? null,
+        patch.sms_from !== undefined,
+        patch.sms_from ?? null,
       ],
     ),
   );
@@ -109,6 +120,8 @@ async function emailUnique<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
+    if (isPgError(err) && err.code === '23505' && err.constraint === 'agents_sms_from_idx')
+      throw appError('SMS_FROM_TAKEN', 'Another agent already texts from this number');
     if (isPgError(err) && err.code === '23505')
       throw appError('EMAIL_TAKEN', 'Another agent already logs in with this email');
     throw err;

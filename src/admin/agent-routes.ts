@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { AdminApp, AdminDeps } from './deps.ts';
 import { appError } from '../errors.ts';
+import { normalizePhone } from '../ingest/normalize/phone.ts';
 import { LIMITS } from '../limits.ts';
 import { createAgentKey, listAgentKeys, revokeAgentKey } from './agent-keys.ts';
 import { createAgent, listAgents, setAgentPassword, updateAgent } from './agent-repository.ts';
@@ -98,21 +99,25 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
         ...operation('updateAgent', 'Rename an agent, change its time zone, login or first text'),
         params: AgentParams,
         body: UpdateAgentBody,
-        response: answers({ 200: Agent }, [...AGENT, 'FORBIDDEN', 'EMAIL_TAKEN', ...BODY]),
+        response: answers({ 200: Agent }, [...AGENT, 'FORBIDDEN', 'EMAIL_TAKEN', 'SMS_FROM_TAKEN', ...BODY]),
       },
     },
     async (request) => {
       const agent = agentOf(request);
-      const { name, timezone, email, sms_template } = request.body;
+      const { name, timezone, email, sms_template, sms_from } = request.body;
       // A login is the operator's to give, as a password is: with an agent key, a new email would
       // answer whether another agent has it, and would let a leaked key take over the console login.
       if (ownerOf(request) !== null && email !== undefined && !sameEmail(email, agent.email))
         throw appError('FORBIDDEN', 'Only the operator key (ADMIN_API_KEY) may change a login email');
+      // The installation's provider account holds the numbers: the operator gives them out.
+      if (ownerOf(request) !== null && sms_from !== undefined && sendingNumber(sms_from) !== agent.sms_from)
+        throw appError('FORBIDDEN', 'Only the operator key (ADMIN_API_KEY) may set a sending number');
       const patch = {
         ...(name !== undefined ? { name: name.trim() } : {}),
         ...(email !== undefined ? { email: email === null ? null : email.trim() } : {}),
         ...(timezone !== undefined ? { timezone: zoneOf(timezone) } : {}),
         ...(sms_template !== undefined ? { sms_template: sms_template?.trim() ?? null } : {}),
+        ...(sms_from !== undefined ? { sms_from: sendingNumber(sms_from) } : {}),
       };
       if (Object.keys(patch).length === 0) return agent;
       const updated = await updateAgent(deps.db, agent.agent_id, patch);
@@ -191,3 +196,11 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
 
 const sameEmail = (given: string | null, had: string | null) =>
   (given?.trim().toLowerCase() ?? null) === (had?.toLowerCase() ?? null);
+
+/** A sending number as kept, +1 and ten digits; null stays null; one that is no number is a 400. */
+function sendingNumber(given: string | null): string | null {
+  if (given === null) return null;
+  const phone = normalizePhone(given);
+  if (!phone.ok) throw appError('VALIDATION_ERROR', `sms_from must be ${phone.expected ?? 'a phone number'}`);
+  return `+1${phone.value}`;
+}

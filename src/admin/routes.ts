@@ -6,6 +6,7 @@ import { registerAgencyInvitationRoutes } from './agency-invitation-routes.ts';
 import { registerAgencyRoutes } from './agency-routes.ts';
 import { registerAgentRoutes } from './agent-routes.ts';
 import { registerAutomationRoutes } from './automation-routes.ts';
+import { registerConversationRoutes } from './conversation-routes.ts';
 import { registerEconomicsRoutes } from './economics-routes.ts';
 import { installAdminAuth } from './auth.ts';
 import { installAdminBodyParser } from './body-parser.ts';
@@ -37,6 +38,7 @@ export async function registerAdminRoutes(scope: FastifyInstance, deps: AdminDep
   registerAgencyInvitationRoutes(app, deps);
   registerSuppressionRoutes(app, deps);
   registerEconomicsRoutes(app, deps);
+  registerConversationRoutes(app, deps);
 
   // An empty agent segment (`/agents//sources`) names no agent: say so instead of a bare 404.
   const missingAgent = async () => {

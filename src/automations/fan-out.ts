@@ -214,6 +214,7 @@ function handed(
         body,
         attempts: 1,
         agent_timezone: agent.timezone,
+        sms_from: agent.sms_from,
         lease_until,
         lead,
       },

@@ -10,6 +10,7 @@ export interface FollowUpAgent {
   name: string;
   timezone: string;
   sms_template: string | null;
+  sms_from: string | null;
 }
 
 /** The agents of these ids, in one query, by id. */
@@ -19,7 +20,7 @@ export async function loadFollowUpAgents(
 ): Promise<Map<string, FollowUpAgent>> {
   if (agentIds.length === 0) return new Map();
   const { rows } = await db.query<FollowUpAgent & { agent_id: string }>(
-    'SELECT agent_id, name, timezone, sms_template FROM agents WHERE agent_id = ANY($1::uuid[])',
+    'SELECT agent_id, name, timezone, sms_template, sms_from FROM agents WHERE agent_id = ANY($1::uuid[])',
     [[...new Set(agentIds)]],
   );
   return new Map(rows.map(({ agent_id, ...agent }) => [agent_id, agent]));

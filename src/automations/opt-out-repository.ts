@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../db/ids.ts';
-import type { Database, Queryable } from '../db/index.ts';
+import type { Queryable } from '../db/index.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import { enqueue } from '../outbox/enqueue.ts';
 import type { Revocation } from './revocation.ts';
@@ -35,79 +35,79 @@ UNION
 SELECT fallback_agent_id FROM agencies WHERE agency_id IN (SELECT agency_id FROM their_agencies)`;
 
 /**
- * Records a prospect's opt-out of texts and calls, in one transaction: an opt-out for every agent
- * the number is covered by (AGENTS_OF_NUMBER), their texts still scheduled to it suppressed and
- * their open call tasks of it blocked, an `sms_opt_out` line in the history of every lead of the
- * number and a `lead.opted_out` event for each (partner destinations hear of it), and the one
- * confirmation text. Why so wide: docs/decisions/0067-consent-verified-and-revocation-in-words.md.
+ * Records a prospect's opt-out of texts and calls, in the caller's transaction: an opt-out for
+ * every agent the number is covered by (AGENTS_OF_NUMBER), keeping the prospect's own `words`,
+ * their texts still scheduled to it suppressed and their open call tasks of it blocked, an
+ * `sms_opt_out` line in the history of every lead of the number and a `lead.opted_out` event for
+ * each (partner destinations hear of it), and the one confirmation text unless the provider sends
+ * its own (`confirm: false`). Why so wide: docs/decisions/0067-consent-verified-and-revocation-in-words.md.
  */
 export async function recordOptOut(
-  db: Database,
+  tx: Queryable,
   phone: string,
   how: Revocation,
   now: Date,
+  opts: { words: string | null; confirm: boolean },
 ): Promise<OptOutRecorded> {
   const words = how.by === 'keyword' ? how.keyword : how.phrase;
-  return db.withTransaction(async (tx) => {
-    const agents = (await tx.query<{ agent_id: string }>(AGENTS_OF_NUMBER, [phone])).rows.map(
-      (r) => r.agent_id,
-    );
-    if (agents.length === 0) return { agents: 0, leads: 0, confirmation: false };
-    const at = now.toISOString();
-    await tx.query(
-      `INSERT INTO sms_opt_outs (agent_id, phone, keyword, opted_out_at)
-       SELECT a, $2, $3, $4 FROM unnest($1::uuid[]) AS a ON CONFLICT (agent_id, phone) DO NOTHING`,
-      [agents, phone, words.toUpperCase(), at],
-    );
-    await tx.query(
-      `UPDATE sms_messages SET status = 'suppressed', error = 'opted out', lease_until = NULL
-        WHERE agent_id = ANY($1::uuid[]) AND to_phone = $2 AND status = 'scheduled' AND kind = 'lead'`,
-      [agents, phone],
-    );
-    await tx.query(
-      `UPDATE dial_tasks t SET status = 'blocked', blocked_reason = 'opted_out'
-         FROM leads l
-        WHERE t.agent_id = ANY($1::uuid[]) AND t.status = 'open' AND l.agent_id = t.agent_id
-          AND l.lead_id = t.lead_id AND l.phone = $2`,
-      [agents, phone],
-    );
-    const { rows: leads } = await tx.query<{ agent_id: string; lead_id: string; source_id: string }>(
-      `SELECT agent_id, lead_id, source_id FROM leads
-        WHERE agent_id = ANY($1::uuid[]) AND phone = $2 ORDER BY created_at, lead_id`,
-      [agents, phone],
-    );
-    const details =
-      how.by === 'keyword'
-        ? { phone, keyword: how.keyword }
-        : { phone, words: how.phrase, language: how.language };
-    for (const lead of leads) {
-      await insertHistory(tx, {
-        agent_id: lead.agent_id,
-        lead_id: lead.lead_id,
-        source_id: null,
-        event: 'sms_opt_out',
-        details,
-      });
-      await enqueue(tx, lead.agent_id, [
-        {
-          topic: 'lead.opted_out',
-          payload: {
-            lead_id: lead.lead_id,
-            source_id: lead.source_id,
-            phone,
-            by: how.by,
-            words,
-            opted_out_at: at,
-          },
+  const agents = (await tx.query<{ agent_id: string }>(AGENTS_OF_NUMBER, [phone])).rows.map(
+    (r) => r.agent_id,
+  );
+  if (agents.length === 0) return { agents: 0, leads: 0, confirmation: false };
+  const at = now.toISOString();
+  await tx.query(
+    `INSERT INTO sms_opt_outs (agent_id, phone, keyword, opted_out_at, words)
+     SELECT a, $2, $3, $4, $5 FROM unnest($1::uuid[]) AS a ON CONFLICT (agent_id, phone) DO NOTHING`,
+    [agents, phone, words.toUpperCase(), at, opts.words],
+  );
+  await tx.query(
+    `UPDATE sms_messages SET status = 'suppressed', error = 'opted out', lease_until = NULL
+      WHERE agent_id = ANY($1::uuid[]) AND to_phone = $2 AND status = 'scheduled' AND kind <> 'opt_out_confirmation'`,
+    [agents, phone],
+  );
+  await tx.query(
+    `UPDATE dial_tasks t SET status = 'blocked', blocked_reason = 'opted_out'
+       FROM leads l
+      WHERE t.agent_id = ANY($1::uuid[]) AND t.status = 'open' AND l.agent_id = t.agent_id
+        AND l.lead_id = t.lead_id AND l.phone = $2`,
+    [agents, phone],
+  );
+  const { rows: leads } = await tx.query<{ agent_id: string; lead_id: string; source_id: string }>(
+    `SELECT agent_id, lead_id, source_id FROM leads
+      WHERE agent_id = ANY($1::uuid[]) AND phone = $2 ORDER BY created_at, lead_id`,
+    [agents, phone],
+  );
+  const details =
+    how.by === 'keyword'
+      ? { phone, keyword: how.keyword }
+      : { phone, words: how.phrase, language: how.language };
+  for (const lead of leads) {
+    await insertHistory(tx, {
+      agent_id: lead.agent_id,
+      lead_id: lead.lead_id,
+      source_id: null,
+      event: 'sms_opt_out',
+      details,
+    });
+    await enqueue(tx, lead.agent_id, [
+      {
+        topic: 'lead.opted_out',
+        payload: {
+          lead_id: lead.lead_id,
+          source_id: lead.source_id,
+          phone,
+          by: how.by,
+          words,
+          opted_out_at: at,
         },
-      ]);
-    }
-    return {
-      agents: agents.length,
-      leads: leads.length,
-      confirmation: await confirm(tx, agents, phone, how),
-    };
-  });
+      },
+    ]);
+  }
+  return {
+    agents: agents.length,
+    leads: leads.length,
+    confirmation: opts.confirm ? await confirm(tx, agents, phone, how) : false,
+  };
 }
 
 /**

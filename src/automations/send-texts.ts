@@ -1,4 +1,5 @@
 import { gathered } from '../db/gathered.ts';
+import { LIMITS } from '../limits.ts';
 import type { Database } from '../db/index.ts';
 import { consentHolds } from './consent-repository.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
@@ -9,6 +10,8 @@ import {
   agentPhoneKey,
   claimDueTexts,
   finishText,
+  heldForAgent,
+  HELD_FOR_AGENT,
   recordSentTexts,
   type ClaimedText,
   type HandedText,
@@ -101,6 +104,14 @@ function roundTrips(db: Database, now: Date) {
       );
       return decisions.map((d) => d.text);
     }),
+    /** Whether the prospect asked about when to contact in a reply the agent has not read. */
+    held: gathered(async (texts: ClaimedText[]) => {
+      const held = await heldForAgent(
+        db,
+        texts.map((t) => ({ agent_id: t.agent_id, phone: t.to_phone })),
+      );
+      return texts.map((t) => held.has(agentPhoneKey(t.agent_id, t.to_phone)));
+    }),
     /** What holds the text's lead for its consent evidence (consent-repository.ts), if anything. */
     consent: gathered(async (texts: ClaimedText[]) => {
       const holds = await consentHolds(db, texts, now);
@@ -114,7 +125,7 @@ function roundTrips(db: Database, now: Date) {
 }
 
 async function sendOne(
-  { db, blocked, consent, recordSent }: ReturnType<typeof roundTrips>,
+  { db, blocked, held, consent, recordSent }: ReturnType<typeof roundTrips>,
   provider: SmsProvider,
   t: ClaimedText,
   lead: FollowUpLead | undefined,
@@ -124,13 +135,22 @@ async function sendOne(
   // a list since the text was scheduled, still counts. The confirmation of a STOP is the one text
   // that goes to an opted-out number, at once.
   const confirmation = t.kind === 'opt_out_confirmation';
+  // The agent's own answer: its hours were decided when it was written (it may answer a prospect
+  // who wrote at any hour), and the agent, not a consent check, chose to send it.
+  const answer = t.kind === 'agent';
   const reason = confirmation ? null : await blocked({ t, lead });
   if (reason !== null) {
     await finishText(db, t, { status: 'suppressed', error: reason === 'opted_out' ? 'opted out' : reason });
     return 'suppressed';
   }
+  // An automatic text waits while the prospect's reply about when to contact is unread.
+  if (!confirmation && !answer && (await held(t))) {
+    const later = new Date(now.getTime() + LIMITS.heldTextRecheckMs);
+    await finishText(db, t, { status: 'scheduled', error: HELD_FOR_AGENT, send_at: later });
+    return 'deferred';
+  }
   // A lead whose source asks for verified consent waits for the check, and never goes past it.
-  const hold = confirmation ? undefined : await consent(t);
+  const hold = confirmation || answer ? undefined : await consent(t);
   if (hold && 'failed' in hold) {
     await finishText(db, t, { status: 'suppressed', error: `consent ${hold.failed}` });
     return 'suppressed';
@@ -141,12 +161,18 @@ async function sendOne(
   }
   const state = typeof lead?.state === 'string' ? lead.state : null;
   const allowedAt = nextAllowedInstant(now, leadZone(lead ?? {}, t.agent_timezone), contactRule(state));
-  if (!confirmation && allowedAt.getTime() > now.getTime()) {
+  if (!confirmation && !answer && allowedAt.getTime() > now.getTime()) {
     await finishText(db, t, { status: 'scheduled', error: 'outside calling hours', send_at: allowedAt });
     return 'deferred';
   }
   try {
-    const { id } = await provider.send({ to: `+1${t.to_phone}`, body: t.body, lead_id: t.lead_id });
+    const { id } = await provider.send({
+      to: `+1${t.to_phone}`,
+      body: t.body,
+      lead_id: t.lead_id,
+      from: t.sms_from ?? null,
+      status_key: { agent_id: t.agent_id, sms_id: t.sms_id },
+    });
     await recordSent({
       t,
       sent: { provider: provider.name, provider_id: id },

@@ -1,3 +1,4 @@
+import type { TwilioSettings } from '../config.ts';
 import { post } from './post.ts';
 
 /**
@@ -9,13 +10,23 @@ import { post } from './post.ts';
 export interface SmsProvider {
   readonly name: 'recorder' | 'http' | 'twilio';
   /** Throws when the provider refuses or cannot be reached. */
-  send(text: { to: string; body: string; lead_id: string }): Promise<{ id: string | null }>;
+  send(text: OutgoingText): Promise<{ id: string | null }>;
+}
+
+export interface OutgoingText {
+  to: string;
+  body: string;
+  lead_id: string;
+  /** The agent's own number (E.164); null: the provider's configured one. */
+  from?: string | null;
+  /** The text's row, for the provider's status callback to name. */
+  status_key?: { agent_id: string; sms_id: string };
 }
 
 export interface SmsSettings {
   provider: 'recorder' | 'http' | 'twilio';
   webhookUrl?: string;
-  twilio?: { accountSid: string; authToken: string; from: string; baseUrl: string };
+  twilio?: TwilioSettings;
   timeoutMs: number;
 }
 
@@ -39,9 +50,10 @@ export function createSmsProvider(settings: SmsSettings): SmsProvider {
       return {
         name: 'http',
         async send(text) {
+          const { to, body, lead_id } = text;
           const res = await post(url, {
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify(text),
+            body: JSON.stringify({ to, body, lead_id, ...(text.from ? { from: text.from } : {}) }),
             timeoutMs: settings.timeoutMs,
           });
           if (res.status < 200 || res.status > 299) throw new Error(`SMS webhook answered ${res.status}`);
@@ -58,9 +70,14 @@ export function createSmsProvider(settings: SmsSettings): SmsProvider {
       return {
         name: 'twilio',
         async send(text) {
+          const form = new URLSearchParams({ To: text.to, From: text.from ?? t.from, Body: text.body });
+          if (t.statusCallbackUrl && text.status_key) {
+            const key = new URLSearchParams({ agent: text.status_key.agent_id, sms: text.status_key.sms_id });
+            form.set('StatusCallback', `${t.statusCallbackUrl}?${key.toString()}`);
+          }
           const res = await post(url, {
             headers: { authorization: `Basic ${auth}`, 'content-type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({ To: text.to, From: t.from, Body: text.body }).toString(),
+            body: form.toString(),
             timeoutMs: settings.timeoutMs,
             readBody: true,
           });

@@ -122,8 +122,34 @@ export interface ClaimedText {
   attempts: number;
   /** The agent's zone: the prospect's calling hours fall back to it. */
   agent_timezone: string;
-  /** `opt_out_confirmation`: the one reply to an opt-out, sent whatever the opt-out and the hours say. */
-  kind?: 'lead' | 'opt_out_confirmation';
+  /**
+   * `opt_out_confirmation`: the one reply to an opt-out, sent whatever the opt-out and the hours
+   * say; `agent`: the agent's own answer, whose hours were decided when it was written.
+   */
+  kind?: 'lead' | 'opt_out_confirmation' | 'agent';
+  /** The number the agent texts from (`agents.sms_from`); null: the provider's own. */
+  sms_from?: string | null;
+}
+
+/** The error a held automatic text carries while it waits for the agent to read a reply about when to contact. */
+export const HELD_FOR_AGENT = 'held: the prospect asked about when to contact';
+
+/**
+ * Of these numbers (per agent), the ones whose prospect asked about when to contact in a reply the
+ * agent has not read: automatic texts to them wait (docs/conversations.md). By `agentPhoneKey`.
+ */
+export async function heldForAgent(
+  tx: Queryable,
+  numbers: ReadonlyArray<{ agent_id: string; phone: string }>,
+): Promise<Set<string>> {
+  if (numbers.length === 0) return new Set();
+  const { rows } = await tx.query<{ agent_id: string; phone: string }>(
+    `SELECT DISTINCT r.agent_id, r.phone FROM unnest($1::uuid[], $2::text[]) AS n (agent_id, phone)
+       JOIN sms_replies r ON r.agent_id = n.agent_id AND r.read_at IS NULL AND r.phone = n.phone
+      WHERE r.intent = 'contact_limits'`,
+    [numbers.map((n) => n.agent_id), numbers.map((n) => n.phone)],
+  );
+  return new Set(rows.map((r) => agentPhoneKey(r.agent_id, r.phone)));
 }
 
 /**
@@ -170,7 +196,7 @@ export async function claimDueTexts(
        FROM due, agents a
       WHERE m.agent_id = due.agent_id AND m.sms_id = due.sms_id AND a.agent_id = m.agent_id
      RETURNING m.agent_id, m.sms_id, m.lead_id, m.to_phone, m.body, m.attempts, m.kind,
-               a.timezone AS agent_timezone`,
+               a.timezone AS agent_timezone, a.sms_from`,
     [limit, now.toISOString(), leaseMs / 1000],
   );
   return rows;

@@ -3,6 +3,7 @@ import { createAdminClient, CliError, type AdminClient } from './api-client.ts';
 import { addAgencyCommands } from './commands/agencies.ts';
 import { addAgentCommands } from './commands/agents.ts';
 import { addAutomationCommands } from './commands/automations.ts';
+import { addConversationCommands } from './commands/conversations.ts';
 import { addLeadCommands } from './commands/leads.ts';
 import { addReportCommand } from './commands/report.ts';
 import { addSendCommand } from './commands/send.ts';
@@ -27,6 +28,7 @@ export function buildProgram(io: CliIo): Command {
   addSourceCommands(program, ctx);
   addAgencyCommands(program, ctx);
   addLeadCommands(program, ctx);
+  addConversationCommands(program, ctx);
   addViewCommands(program, ctx);
   addAutomationCommands(program, ctx);
   addReportCommand(program, ctx);

@@ -108,11 +108,21 @@ export interface LeadSold {
   sold_at: string;
 }
 
+/** A prospect's text, put in the thread of one of its leads (docs/conversations.md). */
+export interface LeadReplied {
+  lead_id: string;
+  source_id: string;
+  /** `reply`, `contact_limits` (it limits when or how to be contacted) or `opt_out`. */
+  intent: string;
+  message: { message_id: string; body: string; at: string };
+}
+
 export interface OutboxPayloads {
   'lead.created': LeadCreated;
   'lead.updated': LeadUpdated;
   'lead.reassigned': LeadReassigned;
   'lead.opted_out': LeadOptedOut;
+  'lead.replied': LeadReplied;
   'lead.returned': LeadReturned;
   'lead.sold': LeadSold;
   'appointment.booked': AppointmentPayload;
@@ -129,6 +139,7 @@ export const OUTBOX_TOPICS = [
   'lead.updated',
   'lead.reassigned',
   'lead.opted_out',
+  'lead.replied',
   'lead.returned',
   'lead.sold',
   'appointment.booked',

@@ -18,6 +18,10 @@ export const Agent = Type.Object({
     description:
       'The first text new leads get ({agent_name}, {first_name}, {appointment_time}); null: the default.',
   }),
+  sms_from: Nullable(Type.String(), {
+    description:
+      'The number the agent texts from (Twilio’s `From`, E.164); its prospects’ answers to it reach its leads. null: the provider’s own.',
+  }),
   created_at: Timestamp(),
 });
 
@@ -33,6 +37,15 @@ export const UpdateAgentBody = Type.Object({
   sms_template: Type.Optional(Nullable(Text(LIMITS.smsTemplateMaxLength))),
   email: Type.Optional(
     Nullable(Email('The console login; null removes it. Another agent’s: 409 EMAIL_TAKEN.')),
+  ),
+  sms_from: Type.Optional(
+    Nullable(
+      Type.String({
+        maxLength: 32,
+        description:
+          'The number the agent texts from, a North American number in any writing (kept as +1XXXXXXXXXX); null: the provider’s. Operator only; another agent’s: 409 SMS_FROM_TAKEN.',
+      }),
+    ),
   ),
 });
 
