@@ -5,7 +5,8 @@
  * Env: BENCH_LEADS (default 100000), BENCH_REQUESTS per page (default 40).
  *
  * Fills one agent's pipeline with BENCH_LEADS leads (each with its "created" history line and a
- * webhook delivery; one lead in ten with an appointment; spread over 90 days), logs in as that
+ * webhook delivery; one lead in ten with an appointment, one in a hundred with a reply, half of
+ * those unread; spread over 90 days), logs in as that
  * agent, and times each console page in-process (`app.inject`: the server's own time, no
  * network) as the agent would open it. No timing is asserted anywhere; this is for the closing
  * note and for spotting regressions.
@@ -73,6 +74,15 @@ await t.db.query(
      FROM leads WHERE agent_id = $1 AND status = 'Scheduled'`,
   [agent.agent_id],
 );
+// One lead in a hundred answered a text; half of those answers are unread.
+await t.db.query(
+  `INSERT INTO sms_replies (agent_id, reply_id, lead_id, inbound_id, phone, body, intent, received_at, read_at)
+   SELECT agent_id, gen_random_uuid(), lead_id, gen_random_uuid(), phone, 'Yes, call me after 5', 'reply',
+          created_at + interval '10 minutes',
+          CASE WHEN row_number() OVER (ORDER BY lead_id) % 2 = 0 THEN created_at + interval '1 hour' END
+     FROM leads WHERE agent_id = $1 AND right(phone, 2) = '00'`,
+  [agent.agent_id],
+);
 await t.db.query('ANALYZE');
 const fillSeconds = (performance.now() - started) / 1000;
 
@@ -115,6 +125,11 @@ const pages: Array<[string, string]> = [
   ['leads, search nobody matches', '/console/leads?q=zzyzx'],
   ['leads, search a phone', '/console/leads?q=(200)%20004-2042'],
   ['lead page', `/console/leads/${leadId}`],
+  ['lead thread, live poll', `/console/leads/${leadId}/thread`],
+  ['today', '/console/today'],
+  ['today, live poll', '/console/today/live'],
+  ['inbox', '/console/inbox'],
+  ['inbox, live poll (rows only)', '/console/inbox/rows'],
   ['agenda, week', '/console/agenda?view=week'],
   ['dial queue', '/console/dial-queue'],
   ['deliveries', '/console/deliveries'],

@@ -23,8 +23,9 @@ async function send(name: string, body: Record<string, unknown>) {
   ids[name] = res.json<{ lead_id: string }>().lead_id;
 }
 
+const SMS_SECRET = 'today-sms-secret';
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ sms: { provider: 'recorder', inboundSecret: SMS_SECRET } });
   agent = await agentWithLogin(t.app, 'Tina Today', 'America/New_York');
   await send('Florida Fay', { phone: '3055550111', state: 'FL' });
   await send('California Cal', { phone: '4155550112', state: 'CA' });
@@ -100,13 +101,59 @@ describe('the Today page', () => {
     expect(page.indexOf('>Today</a')).toBeLessThan(page.indexOf('>Leads</a'));
     expect(page).toContain('<h1>Today</h1>');
     expect(page).toMatch(/data-since="[^"]+"/);
-    expect(page).toContain('hx-get="/console/today/new"');
+    expect(page).toContain('hx-get="/console/today/live"');
     expect(page).toContain('California Cal');
     expect(page).toContain('1 sample in Listen review');
     expect(page).toContain('1 failed delivery');
-    const fragment = (await b.get('/console/today/new')).body;
+    const fragment = (await b.get('/console/today/live')).body;
     expect(fragment).toContain('California Cal');
+    expect(fragment).toContain('1 failed delivery');
     expect(fragment).not.toContain('<html');
     expect((await b.get('/console')).headers.location).toBe('/console/today');
+  });
+});
+
+describe('Today, live', () => {
+  /** The number a tile shows, by the words after it. */
+  const tile = (page: string, words: string) =>
+    Number(new RegExp(`<strong>(\\d+)</strong>\\s*${words}`).exec(page)?.[1] ?? NaN);
+  /** The rows of a table, by the id of its body. */
+  const rowsOf = (page: string, heading: string) => {
+    const section = page.slice(page.indexOf(heading));
+    const table = section.slice(0, section.indexOf('</table>'));
+    return (table.match(/<tr(?: class="[^"]*")?>\s*<td>\s*<a href="\/console\/leads\//g) ?? []).length;
+  };
+
+  it('When leads arrive and a prospect writes while Today is open, then one read of the live part has counts that equal its lists, replies first', async () => {
+    const b = new ConsoleClient(t.app);
+    await b.login(agent.email, CONSOLE_PASSWORD);
+    await send('Late Larry', { phone: '3055550120', state: 'FL' });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/sms/inbound',
+      headers: { 'content-type': 'application/json', 'x-sms-secret': SMS_SECRET },
+      payload: JSON.stringify({ from: '3055550120', body: 'Call me after 6 please' }),
+    });
+    const live = (await b.get('/console/today/live')).body;
+    expect(tile(live, 'new leads? waiting')).toBe(rowsOf(live, 'New leads, not called yet'));
+    expect(tile(live, 'calls? due now')).toBe(rowsOf(live, '<th scope="col">Due now</th>'));
+    expect(tile(live, '<a href="\\/console\\/inbox">repl(?:y|ies) unread')).toBe(1);
+    expect(live.indexOf('Replies waiting')).toBeLessThan(live.indexOf('New leads, not called yet'));
+    expect(live).toContain('Call me after 6 please');
+    expect(live).toContain('Late Larry');
+    const page = (await b.get('/console/today')).body;
+    expect(page).toMatch(/>Inbox <span class="badge" id="nav-unread"\s*><span class="sr-only">, <\/span>1</);
+  });
+
+  it('When a brand-new agent opens Today, then it says how to send the first lead, with the curl line and Sources', async () => {
+    const fresh = await agentWithLogin(t.app, 'Nina New', 'America/Chicago');
+    const b = new ConsoleClient(t.app);
+    await b.login(fresh.email, CONSOLE_PASSWORD);
+    const page = (await b.get('/console/today')).body;
+    expect(page).toContain('Send your first lead');
+    expect(page).toContain('curl -X POST http://127.0.0.1:3000/v1/inbound-lead-gateway');
+    expect(page).toContain('href="/console/sources"');
+    await deliver(t.app, fresh.token, { name: 'First Fiona' });
+    expect((await b.get('/console/today/live')).body).not.toContain('Send your first lead');
   });
 });

@@ -28,6 +28,7 @@ const gitStatus = () =>
     ? execFileSync('git', ['status', '--porcelain'], { cwd: ROOT, encoding: 'utf8' })
     : null;
 const PASSWORD = 'correct horse battery staple';
+const SMS_SECRET = 'browser-sms-secret';
 
 let t: TestApp;
 let base: string;
@@ -70,7 +71,7 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
   beforeAll(async () => {
     statusBefore = gitStatus();
     mkdirSync(SHOTS, { recursive: true });
-    t = await createTestApp();
+    t = await createTestApp({ sms: { provider: 'recorder', inboundSecret: SMS_SECRET } });
     base = await t.app.listen({ port: 0, host: '127.0.0.1' });
     agent = await makeAgent('Dana Whitfield', 'America/New_York');
     browser = await launchChromium();
@@ -259,6 +260,55 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     for (let i = 0; i < 40 && (await age.textContent()) === first; i++) await page.waitForTimeout(100);
     expect(await age.textContent()).not.toBe(first); // it ticks in the page, no reload
     await shot('today');
+  });
+
+  it('When a prospect texts while Today and the lead page are open, then the reply appears on each within 2 s without a reload, and the agent’s answer goes out', async () => {
+    const reply = (body: string) =>
+      fetch(`${base}/v1/sms/inbound`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sms-secret': SMS_SECRET },
+        body: JSON.stringify({ from: '+13055550147', body }),
+      });
+    await page.goto(`${base}/console/today`);
+    expect((await reply('Yes, call me after 5pm please')).status).toBe(200);
+    let started = Date.now();
+    await page.waitForSelector('#today-live >> text=Yes, call me after 5pm please', { timeout: 5_000 });
+    expect(Date.now() - started).toBeLessThan(4_000); // polled every 2 s; allow for a slow machine
+    expect(await page.textContent('#today-live .tiles')).toMatch(/1\s*reply unread/);
+    expect(await page.textContent('nav')).toContain('Inbox');
+
+    await page.click('#today-live >> text=Maria Gonzalez');
+    await page.waitForSelector('h2:has-text("Messages")');
+    expect(await page.textContent('#thread')).toContain('asks about when to contact');
+    expect((await reply('Actually 6 works better')).status).toBe(200);
+    started = Date.now();
+    await page.waitForSelector('#thread >> text=Actually 6 works better', { timeout: 5_000 });
+    expect(Date.now() - started).toBeLessThan(4_000);
+
+    await page.fill('#answer', 'Perfect, Maria: I will call you at 6 today.');
+    await page.click('button:has-text("Send text")');
+    await page.waitForSelector('.notice:has-text("Text written")');
+    await testDispatcher(t.db).runOnce(); // the dispatcher sends it (the test app runs none)
+    await page.waitForSelector(
+      '#thread .msg.out:has-text("I will call you at 6") >> text=/You · .* · sent/',
+      {
+        timeout: 5_000,
+      },
+    );
+    await shot('thread');
+    const robert = await fetch(`${base}/v1/sms/inbound`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-sms-secret': SMS_SECRET },
+      body: JSON.stringify({ from: '(312) 555-0190', body: 'Can we move our 3pm to tomorrow?' }),
+    });
+    expect(robert.status).toBe(200);
+    await page.click('nav >> text=Inbox');
+    await page.waitForURL('**/console/inbox');
+    const rows = (await page.textContent('#inbox-rows')) ?? '';
+    // Unread first: Robert's new text above Maria's read thread.
+    expect(rows.indexOf('Robert Chen')).toBeLessThan(rows.indexOf('Maria Gonzalez'));
+    expect(await page.textContent('#nav-unread')).toContain('1');
+    await shot('inbox');
   });
 
   it('When the agent acts on a lead, then each action is confirmed and lands in its history; do not contact asks first', async () => {

@@ -44,7 +44,7 @@ describe("a stored lead's view", () => {
       ...canonical,
       'vendor_extra',
     ]);
-    expect(keys.slice(-8)).toEqual([
+    expect(keys.slice(-9)).toEqual([
       'idempotency_key',
       'custom_fields',
       'consent',
@@ -53,8 +53,9 @@ describe("a stored lead's view", () => {
       'body_format',
       'created_at',
       'updated_at',
+      'opt_out',
     ]);
-    expect(keys).toHaveLength(3 + canonical.length + 1 + 8);
+    expect(keys).toHaveLength(3 + canonical.length + 1 + 9);
     expect(view).toMatchObject({
       lead_id: id,
       state: 'TX',

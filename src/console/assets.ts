@@ -65,6 +65,14 @@ textarea { font: inherit; padding: 8px 10px; border: 1px solid var(--line); bord
 .charts { display: flex; flex-wrap: wrap; gap: 16px; } .charts figure { margin: 0; } svg.chart { max-width: 100%; height: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 blockquote.note { margin: 4px 0 4px 8px; padding: 4px 10px; border-left: 3px solid var(--accent); background: var(--card); white-space: pre-wrap; } .copy-row input { flex: 1; min-width: 0; font-family: ui-monospace, monospace; }
+.badge { display: inline-block; min-width: 1.4em; padding: 0 6px; border-radius: 10px; background: #d13438; color: #fff; font-size: 12px; font-weight: 700; text-align: center; }
+.thread { list-style: none; padding: 0; margin: 0 0 12px; display: flex; flex-direction: column; gap: 8px; }
+.msg { max-width: 80%; padding: 8px 12px; border-radius: 12px; border: 1px solid var(--line); }
+.msg p { margin: 0; } .msg .body { white-space: pre-wrap; word-break: break-word; } .msg .meta { font-size: 12px; color: var(--muted); margin-top: 4px; }
+.msg.in { align-self: flex-start; background: #fff; } .msg.in.unread { border-color: var(--accent); box-shadow: 0 0 0 1px var(--accent); }
+.msg.out { align-self: flex-end; background: #e6eef7; }
+form.answer { max-width: 640px; } form.answer button { align-self: flex-start; }
+tr.unread td:first-child a { font-weight: 700; }
 @media (max-width: 700px) {
   .side-by-side { grid-template-columns: 1fr; }
   header.top { padding: 6px; } main { padding: 10px; }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getAgent, type AgentRow } from '../admin/agent-repository.ts';
+import { unreadCount } from '../conversations/thread-repository.ts';
 import { listAgencies } from '../routing/agency-repository.ts';
 import type { Html } from './html.ts';
 import type { ConsoleDeps } from './deps.ts';
@@ -10,6 +11,8 @@ export interface SignedIn {
   agent: AgentRow;
   /** Whether the agent is the fallback producer of an agency; asked only when a whole page is drawn. */
   managesAgency(): Promise<boolean>;
+  /** How many replies the agent has not read; asked only when a whole page is drawn. */
+  unread(): Promise<number>;
 }
 
 /** Thrown when a page is asked for without a live session: the scope redirects to the login. */
@@ -23,6 +26,7 @@ export async function signedIn(deps: ConsoleDeps, request: FastifyRequest): Prom
   return {
     agent,
     managesAgency: async () => (await listAgencies(deps.db, agent.agent_id)).length > 0,
+    unread: async () => (await unreadCount(deps.db, agent.agent_id)).messages,
   };
 }
 
@@ -41,6 +45,7 @@ export async function consolePage(
     csrf,
     current,
     agency: await me.managesAgency(),
+    unread: await me.unread(),
   };
   return reply.type('text/html').send(page(title, body, chrome));
 }

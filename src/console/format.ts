@@ -62,6 +62,8 @@ const LABELS: Record<string, string> = {
   utm_content: 'UTM content',
   utm_term: 'UTM term',
   lead_category: 'Category',
+  sms_reply: 'Text from the prospect',
+  sms_opt_out: 'Opted out',
 };
 
 /** A field's human label: `date_of_birth` → "Date of birth", with the table's exceptions. */

@@ -8,10 +8,13 @@ export interface Chrome {
   current: string;
   /** The agent manages an agency: the nav shows its page (nothing to manage otherwise). */
   agency: boolean;
+  /** Replies the agent has not read: the Inbox's count in the nav. */
+  unread: number;
 }
 
 const NAV: Array<[href: string, label: string]> = [
   ['/console/today', 'Today'],
+  ['/console/inbox', 'Inbox'],
   ['/console/leads', 'Leads'],
   ['/console/agenda', 'Agenda'],
   ['/console/dial-queue', 'Dial queue'],
@@ -46,7 +49,7 @@ export function page(title: string, body: Html, chrome?: Chrome): string {
                       ([href, label]) =>
                         html`<li>
                           <a href="${href}" ${chrome.current === href ? html` aria-current="page"` : ''}
-                            >${label}</a
+                            >${label}${href === '/console/inbox' ? unreadBadge(chrome.unread) : ''}</a
                           >
                         </li>`,
                     )}
@@ -65,4 +68,13 @@ export function page(title: string, body: Html, chrome?: Chrome): string {
         <div id="main" tabindex="-1">${body}</div>
       </body>
     </html>`.text;
+}
+
+/** The Inbox's unread count, for eyes and for screen readers. */
+function unreadBadge(unread: number) {
+  return unread > 0
+    ? html` <span class="badge" id="nav-unread"
+        ><span class="sr-only">, </span>${unread}<span class="sr-only"> unread</span></span
+      >`
+    : '';
 }

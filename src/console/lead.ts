@@ -3,6 +3,7 @@ import { LeadCallBody, LeadNoteBody, LeadStatusBody } from '../admin/schemas/lea
 import { actOnLead, type LeadAction } from '../admin/use-cases/lead-actions.ts';
 import type { CallOutcome, LeadStatus } from '../leads/lead-status.ts';
 import { listDestinations } from '../automations/destination-repository.ts';
+import { markThreadRead, readThread } from '../conversations/thread-repository.ts';
 import { readLead } from '../admin/use-cases/lead-read.ts';
 import { listSources } from '../sources/source-repository.ts';
 import { appError } from '../errors.ts';
@@ -23,10 +24,13 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
     // Another agent's lead is exactly as missing as one that never was.
     const lead = UUID.test(id) ? await readLead(deps.db, id.toLowerCase(), me.agent.agent_id) : null;
     if (!lead) throw appError('LEAD_NOT_FOUND');
-    const [sources, automations, destinations] = await Promise.all([
+    // The lead page is where its thread is read: opening it marks the replies read.
+    await markThreadRead(deps.db, me.agent.agent_id, lead.lead_id, new Date());
+    const [sources, automations, destinations, messages] = await Promise.all([
       listSources(deps.db, me.agent.agent_id),
       leadAutomations(deps.db, me.agent.agent_id, lead.lead_id, new Date()),
       listDestinations(deps.db, lead.source_id),
+      readThread(deps.db, me.agent.agent_id, lead.lead_id),
     ]);
     const sourceNames = new Map(sources.map((s) => [s.source_id, s.name]));
     const done = queryValue(request.query, 'done');
@@ -42,6 +46,7 @@ export function registerLeadPage(scope: FastifyInstance, deps: ConsoleDeps): voi
         sourceNames,
         automations,
         destinations: destinations.filter((d) => d.active).length,
+        messages,
         csrf: csrfToken(reply),
         ...(notice ? { notice } : {}),
       }),

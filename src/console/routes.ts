@@ -3,6 +3,7 @@ import { isRefusedValue } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import { registerAgencyPages } from './agencies.ts';
 import { registerAgendaPage } from './agenda.ts';
+import { registerConversationPages } from './conversations.ts';
 import { ASSETS } from './assets.ts';
 import { NotSignedIn } from './context.ts';
 import type { ConsoleDeps } from './deps.ts';
@@ -116,6 +117,7 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
   registerTodayPage(scope, deps);
   registerLeadsPages(scope, deps);
   registerLeadPage(scope, deps);
+  registerConversationPages(scope, deps);
   registerAgendaPage(scope, deps);
   registerSourcePages(scope, deps);
   registerListenPage(scope, deps);

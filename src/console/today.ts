@@ -1,16 +1,18 @@
 import type { FastifyInstance } from 'fastify';
+import { webhookUrl } from '../admin/use-cases/webhook-url.ts';
 import { DateTime } from 'luxon';
 import { listAgenda } from '../appointments/appointment-queries.ts';
 import { readDialQueue } from '../automations/dial-queue.ts';
 import { callBlockOf, callableRows } from '../automations/screen-contact.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { returnCandidates } from '../economics/return-candidates.ts';
+import { listConversations } from '../conversations/thread-repository.ts';
 import { LIMITS } from '../limits.ts';
 import { screenedColumns, type ScreenedRow } from '../screening/screening-sql.ts';
 import { registryOf } from '../screening/suppression-repository.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { consolePage, signedIn } from './context.ts';
-import { newLeadRows, todayPage, type TodayData, type WaitingLead } from './views/today.ts';
+import { todayLive, todayPage, type TodayData, type WaitingLead } from './views/today.ts';
 
 /** How far back Listen samples and refused deliveries count as waiting for review. */
 const REVIEW_DAYS = 7;
@@ -73,17 +75,22 @@ async function waitingCounts(db: Queryable, agentId: string, now: Date) {
 export async function loadToday(db: Queryable, agent: { agent_id: string; timezone: string }, now: Date) {
   const day = DateTime.fromJSDate(now, { zone: agent.timezone }).startOf('day');
   const endOfDay = day.plus({ days: 1 }).toJSDate();
-  const [fresh, { tasks, blocked }, appointments, counts, registry, returns] = await Promise.all([
-    waitingLeads(db, agent.agent_id, LIMITS.listedRows, now),
-    readDialQueue(db, agent, now, LIMITS.listedRows, endOfDay),
-    listAgenda(db, agent.agent_id, {
-      from: day.toUTC().toISO() ?? '',
-      to: day.plus({ days: 1 }).toUTC().toISO() ?? '',
-    }),
-    waitingCounts(db, agent.agent_id, now),
-    registryOf(db, agent.agent_id, now),
-    returnCandidates(db, agent.agent_id, now, LIMITS.listedRows),
-  ]);
+  const [fresh, { tasks, blocked }, appointments, counts, registry, returns, replies, started] =
+    await Promise.all([
+      waitingLeads(db, agent.agent_id, LIMITS.listedRows, now),
+      readDialQueue(db, agent, now, LIMITS.listedRows, endOfDay),
+      listAgenda(db, agent.agent_id, {
+        from: day.toUTC().toISO() ?? '',
+        to: day.plus({ days: 1 }).toUTC().toISO() ?? '',
+      }),
+      waitingCounts(db, agent.agent_id, now),
+      registryOf(db, agent.agent_id, now),
+      returnCandidates(db, agent.agent_id, now, LIMITS.listedRows),
+      listConversations(db, agent.agent_id, LIMITS.listedRows),
+      db.query<{ any: boolean }>('SELECT EXISTS (SELECT FROM leads WHERE agent_id = $1) AS any', [
+        agent.agent_id,
+      ]),
+    ]);
   const due = (at: string) => Date.parse(at) <= now.getTime();
   return {
     fresh,
@@ -95,28 +102,36 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
     blocked,
     registry,
     returns,
+    replies: replies.filter((c) => c.unread > 0),
+    firstLead: started.rows[0]?.any !== true,
     ...counts,
   };
 }
 
-/** Today, the console's first screen: what to do now, and what waits. */
+/** Today, the console's first screen: what to do now, and what waits. Its whole body is live. */
 export function registerTodayPage(scope: FastifyInstance, deps: ConsoleDeps): void {
-  scope.get('/today', async (request, reply) => {
-    const me = await signedIn(deps, request);
+  const read = async (me: {
+    agent: { agent_id: string; timezone: string; name: string };
+  }): Promise<TodayData> => {
     const now = new Date();
-    const data: TodayData = {
+    return {
       ...(await loadToday(deps.db, me.agent, now)),
       now: now.toISOString(),
       zone: me.agent.timezone,
       agentName: me.agent.name,
+      gatewayUrl: webhookUrl(deps.publicBaseUrl),
     };
-    return consolePage(reply, me, 'Today', '/console/today', todayPage(data));
+  };
+
+  scope.get('/today', async (request, reply) => {
+    const me = await signedIn(deps, request);
+    return consolePage(reply, me, 'Today', '/console/today', todayPage(await read(me)));
   });
 
-  // The waiting leads alone, polled by the page so a lead delivered a moment ago joins them.
-  scope.get('/today/new', async (request, reply) => {
+  // Everything the page shows, counts and lists from the one read, polled by the page so new
+  // leads and replies join it without a reload and the tiles never disagree with the rows.
+  scope.get('/today/live', async (request, reply) => {
     const me = await signedIn(deps, request);
-    const fresh = await waitingLeads(deps.db, me.agent.agent_id, LIMITS.listedRows, new Date());
-    return reply.type('text/html').send(newLeadRows(fresh, new Date().toISOString(), me.agent.timezone).text);
+    return reply.type('text/html').send(todayLive(await read(me)).text);
   });
 }

@@ -24,7 +24,9 @@ async function recentTexts(db: Queryable, agentId: string, limit: number): Promi
   const { rows } = await db.query<
     Omit<TextRow, 'send_at' | 'sent_at'> & { send_at: Date; sent_at: Date | null }
   >(
-    `SELECT sms_id, lead_id, to_phone, status, provider, attempts, error, send_at, sent_at FROM sms_messages
+    `SELECT sms_id, lead_id, to_phone, status, provider, attempts, send_at, sent_at,
+            CASE WHEN status = 'sent' AND provider_status IS NOT NULL THEN provider_status END AS provider_status,
+            COALESCE(provider_error, error) AS error FROM sms_messages
       WHERE agent_id = $1 ORDER BY created_at DESC LIMIT $2`,
     [agentId, limit],
   );

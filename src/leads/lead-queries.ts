@@ -73,12 +73,22 @@ interface LeadRow {
   created_at: Date | string;
   updated_at: Date | string;
   cursor_ts: string;
+  /** Read by the lists and the lead's read (`WITH_OPT_OUT`), not by the dispatcher's views. */
+  opt_out?: { at: string; keyword: string; words: string | null } | null;
 }
 
 // cursor_ts keeps the microseconds a JavaScript Date would lose, so a page never repeats a row.
 const LEAD_COLUMNS = `lead_id, agent_id, source_id, status, name, first_name, last_name, phone, email,
   campaign_name, idempotency_key, fields, custom_fields, consent, consent_check, screening, body_format, created_at, updated_at,
   to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_ts`;
+
+/**
+ * The lead's number opted out (the prospect's STOP or words), or the agent marked it "do not
+ * contact": when, the keyword and the prospect's own words. One probe of the (agent, phone) key.
+ */
+const WITH_OPT_OUT = `${LEAD_COLUMNS},
+  (SELECT json_build_object('at', o.opted_out_at, 'keyword', o.keyword, 'words', o.words)
+     FROM sms_opt_outs o WHERE o.agent_id = leads.agent_id AND o.phone = leads.phone) AS opt_out`;
 
 export async function listLeads(
   db: Queryable,
@@ -112,7 +122,7 @@ export async function listLeads(
     );
   }
   const { rows } = await db.query<LeadRow>(
-    `SELECT ${LEAD_COLUMNS} FROM leads WHERE ${where.join(' AND ')}
+    `SELECT ${WITH_OPT_OUT} FROM leads WHERE ${where.join(' AND ')}
       ORDER BY created_at DESC, lead_id DESC LIMIT ${param(limit + 1)}`,
     params,
   );
@@ -126,7 +136,7 @@ export async function listLeads(
 
 /** A lead without its appointments and history: every field by its name, and the record's columns. */
 export async function getLeadView(db: Queryable, leadId: string): Promise<LeadView | null> {
-  const { rows } = await db.query<LeadRow>(`SELECT ${LEAD_COLUMNS} FROM leads WHERE lead_id = $1`, [leadId]);
+  const { rows } = await db.query<LeadRow>(`SELECT ${WITH_OPT_OUT} FROM leads WHERE lead_id = $1`, [leadId]);
   return rows[0] ? toLeadView(rows[0]) : null;
 }
 
@@ -212,6 +222,8 @@ function toLeadView(row: LeadRow): LeadView {
   view.body_format = row.body_format;
   view.created_at = iso(row.created_at);
   view.updated_at = iso(row.updated_at);
+  if (row.opt_out !== undefined)
+    view.opt_out = row.opt_out ? { ...row.opt_out, at: iso(row.opt_out.at) } : null;
   return view as LeadView;
 }
 

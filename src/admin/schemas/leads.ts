@@ -44,6 +44,21 @@ export const Lead = Type.Object(
         },
       ),
     ),
+    opt_out: Type.Optional(
+      Nullable(
+        Type.Object({
+          at: Timestamp(),
+          keyword: Type.String({
+            description: 'The keyword or phrase that revoked (`STOP`, `STOP TEXTING`), or `DO NOT CONTACT`.',
+          }),
+          words: Nullable(Type.String(), { description: 'The prospect’s own text, word for word.' }),
+        }),
+        {
+          description:
+            'The lead’s number opted out, or the agent marked it do not contact: no texts, no calls. null: neither.',
+        },
+      ),
+    ),
     consent_check: Type.Optional(
       Nullable(
         Type.Object({

@@ -11,6 +11,8 @@ export interface TextRow {
   status: string;
   /** Who took it: `recorder` (the default) sends nothing. */
   provider: string | null;
+  /** What the provider said became of it once sent (Twilio's status callback), if it said. */
+  provider_status: string | null;
   attempts: number;
   error: string | null;
   send_at: string;
@@ -93,7 +95,7 @@ function webhookRow(w: DeliveryView, zone: string, csrf: string): Html {
 function textRow(t: TextRow, zone: string, csrf: string): Html {
   return html`<tr>
     <td class="phone"><a href="/console/leads/${t.lead_id}">${phone(t.to_phone)}</a></td>
-    <td>${textStatus(t.status, t.provider)}</td>
+    <td>${t.provider_status ? `sent, then ${t.provider_status}` : textStatus(t.status, t.provider)}</td>
     <td>${t.error ?? '—'}</td>
     <td>${t.attempts}</td>
     <td>${when(t.sent_at ?? t.send_at, zone)}</td>

@@ -21,6 +21,13 @@ export const ACTION_NOTICES = {
   RETURN_WINDOW_CLOSED: 'Not returned: the source’s return window has closed.',
   ALREADY_RETURNED: 'Not returned: this purchase was already returned.',
   NOTHING_TO_RETURN: 'Not returned: no delivery of this lead was billed.',
+  texted: 'Text written: it goes out in a moment, and shows in the thread as it does.',
+  text_refused: 'Not sent: a text is 1 to 1,600 characters.',
+  CONTACT_OPTED_OUT: 'Not sent: the number opted out or is marked do not contact.',
+  CONTACT_SCREENED: 'Not sent: the number is on a list that stops texts (see Compliance in the docs).',
+  LEAD_HAS_NO_PHONE: 'Not sent: the lead has no phone number.',
+  OUTSIDE_CALLING_HOURS:
+    'Not sent: it is outside the prospect’s calling hours, and they have not written in the last 24 hours. Try again when their hours open.',
 } as const;
 export type ActionNotice = keyof typeof ACTION_NOTICES;
 

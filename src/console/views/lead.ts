@@ -11,6 +11,9 @@ import { consentCheck } from './consent-check.ts';
 import { purchasesSection } from './purchases.ts';
 import { returnsSection, salesSection } from './returns-and-sales.ts';
 import { ACTION_NOTICES, leadActions, type ActionNotice } from './lead-actions.ts';
+import { threadSection } from './conversation.ts';
+import type { ThreadMessage } from '../../conversations/thread-repository.ts';
+import { DO_NOT_CONTACT } from '../../automations/do-not-contact.ts';
 
 export interface LeadPageData {
   lead: LeadRead;
@@ -20,8 +23,22 @@ export interface LeadPageData {
   /** Active destinations of the lead's source: whether its events go out as webhooks. */
   destinations: number;
   csrf: string;
+  /** The lead's texts, both ways, oldest first. */
+  messages: readonly ThreadMessage[];
   /** What the action just done says (the page it redirected to). */
   notice?: ActionNotice;
+}
+
+/** The lead's number opted out or marked do not contact, as its read has it. */
+type OptOut = { at: string; keyword: string; words: string | null } | null;
+const optOutOf = (lead: LeadRead): OptOut => (lead.opt_out as OptOut | undefined) ?? null;
+
+/** What the header says of an opt-out: the prospect's, or the agent's "do not contact". */
+export function optOutBadge(optOut: OptOut): Html | string {
+  if (!optOut) return '';
+  return optOut.keyword === DO_NOT_CONTACT
+    ? html`<span class="status bad">Do not contact</span>`
+    : html`<span class="status bad">Opted out</span>`;
 }
 
 /**
@@ -35,8 +52,10 @@ export function leadPage({
   automations,
   destinations,
   csrf,
+  messages,
   notice,
 }: LeadPageData): Html {
+  const optOut = optOutOf(lead);
   const sourceName = (id: string | null) => (id ? (sourceNames.get(id) ?? 'a removed source') : '');
   const fields = Object.keys(LEAD_FIELDS).filter(
     (f) => lead[f] !== null && lead[f] !== undefined && f !== 'name',
@@ -46,8 +65,9 @@ export function leadPage({
     <p><a href="/console/leads">← Leads</a></p>
     <h1>${lead.name}</h1>
     <p>
-      <span class="status">${lead.status}</span> · received ${when(lead.created_at, zone)} from
-      ${sourceName(lead.source_id)} · updated ${when(lead.updated_at, zone)}
+      <span class="status">${lead.status}</span> ${optOutBadge(optOut)} · received
+      ${when(lead.created_at, zone)} from ${sourceName(lead.source_id)} · updated
+      ${when(lead.updated_at, zone)}
     </p>
     ${
       notice
@@ -56,6 +76,13 @@ export function leadPage({
           </p>`
         : ''
     }
+    ${threadSection({
+      lead_id: lead.lead_id,
+      messages,
+      zone,
+      csrf,
+      block: optOut ? 'opted_out' : typeof lead.phone === 'string' && lead.phone !== '' ? null : 'no_phone',
+    })}
     ${leadActions({
       lead_id: lead.lead_id,
       status: lead.status as LeadStatus,
@@ -76,7 +103,7 @@ export function leadPage({
     </section>
     <section aria-labelledby="consent-h">
       <h2 id="consent-h">Consent evidence</h2>
-      ${consentEvidence(lead.consent, zone, sourceName)} ${consentCheck(lead.consent_check, zone)}
+      ${consentEvidence(lead.consent, zone, sourceName, optOut)} ${consentCheck(lead.consent_check, zone)}
     </section>
     <section aria-labelledby="appt-h">
       <h2 id="appt-h">Appointments</h2>
@@ -124,9 +151,16 @@ export function consentEvidence(
   consent: unknown,
   zone: string,
   sourceName: (id: string | null) => string,
+  optOut: OptOut = null,
 ): Html {
+  const revoked = optOut ? revokedText(optOut, zone) : null;
   if (!consent || typeof consent !== 'object') {
-    return html`<p class="empty">The sender sent no consent evidence.</p>`;
+    return revoked
+      ? html`<dl class="fields">
+          <dt>Texts</dt>
+          <dd><strong>${revoked}</strong></dd>
+        </dl>`
+      : html`<p class="empty">The sender sent no consent evidence.</p>`;
   }
   const c = consent as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : '—');
@@ -136,7 +170,7 @@ export function consentEvidence(
       : null;
   return html`<dl class="fields">
     <dt>Texts</dt>
-    <dd>${c.sms_consent === true ? 'Consented' : 'Declined'}</dd>
+    ${textsConsent(c.sms_consent === true, revoked)}
     <dt>Stated</dt>
     <dd>
       ${when(typeof c.received_at === 'string' ? c.received_at : null, zone)}${typeof c.source_id === 'string' ? html` · from ${sourceName(c.source_id)}` : ''}
@@ -154,6 +188,19 @@ export function consentEvidence(
   </dl>`;
 }
 
+/** What the lead said of texts: consented, declined, or revoked since. */
+const textsConsent = (consented: boolean, revoked: string | null): Html =>
+  revoked
+    ? html`<dd><strong>${revoked}</strong></dd>`
+    : html`<dd>${consented ? 'Consented' : 'Declined'}</dd>`;
+
+/** "revoked (date, words)": when, and the prospect's own words, or the agent's marking. */
+function revokedText(optOut: NonNullable<OptOut>, zone: string): string {
+  const words =
+    optOut.keyword === DO_NOT_CONTACT ? 'marked do not contact' : `“${optOut.words ?? optOut.keyword}”`;
+  return `revoked (${when(optOut.at, zone)}, ${words})`;
+}
+
 /** What a history entry says happened: a text the recorder kept says that nothing was sent. */
 function historyTitle(h: HistoryView): string {
   const provider = (h.details as { provider?: unknown } | null)?.provider;
@@ -163,9 +210,11 @@ function historyTitle(h: HistoryView): string {
 
 /** What an agent's action said, in its own words: the note, the call's outcome, the number stopped. */
 function agentSaid(h: HistoryView): Html | string {
-  const d = (h.details ?? {}) as { note?: unknown; outcome?: unknown; phone?: unknown };
+  const d = (h.details ?? {}) as { note?: unknown; outcome?: unknown; phone?: unknown; body?: unknown };
   if (h.event === 'note' && typeof d.note === 'string')
     return html`<blockquote class="note">${d.note}</blockquote>`;
+  if (h.event === 'sms_reply' && typeof d.body === 'string')
+    return html`<blockquote class="note">${d.body || '(an empty text)'}</blockquote>`;
   if (h.event === 'call_outcome' && typeof d.outcome === 'string')
     return html`<p class="muted">${OUTCOME_LABELS[d.outcome as CallOutcome] ?? d.outcome}</p>`;
   if (h.event === 'do_not_contact')

@@ -4,6 +4,7 @@ import { LEAD_STATUSES } from '../../leads/lead-status.ts';
 import { phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable, options, pager } from './components.ts';
+import { optOutBadge } from './lead.ts';
 
 /** How the first page follows new leads: htmx asks for its rows again every 2 s. */
 const POLL = 'every 2s';
@@ -56,7 +57,10 @@ export function leadRows(
         <td><a href="/console/leads/${l.lead_id}">${l.name}</a></td>
         <td class="phone">${phone(l.phone as string | null)}</td>
         <td>${(l.email as string | null) ?? '—'}</td>
-        <td><span class="status">${l.status}</span></td>
+        <td>
+          <span class="status">${l.status}</span>
+          ${optOutBadge((l.opt_out as Parameters<typeof optOutBadge>[0]) ?? null)}
+        </td>
         <td>${sourceNames.get(l.source_id) ?? '—'}</td>
         <td>${when(l.created_at, zone)}</td>
       </tr>`,

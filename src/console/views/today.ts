@@ -5,6 +5,9 @@ import { clock, phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable } from './components.ts';
 import { blockedTable } from './dial-queue.ts';
+import { LIVE } from './conversation.ts';
+import { curlExample } from './sources.ts';
+import type { Conversation } from '../../conversations/thread-repository.ts';
 
 /** A new lead nobody has called yet. */
 export interface WaitingLead {
@@ -30,6 +33,12 @@ export interface TodayData {
   samples: number;
   reviewDays: number;
   failedDeliveries: number;
+  /** Threads with replies the agent has not read, the newest first. */
+  replies: Conversation[];
+  /** The agent has no lead at all yet: Today says how to send the first. */
+  firstLead: boolean;
+  /** The gateway's URL, for the first lead's curl line. */
+  gatewayUrl: string;
   now: string;
   zone: string;
   agentName: string;
@@ -113,12 +122,54 @@ function registryWarning(r: TodayData['registry'], zone: string): Html | string 
   </p>`;
 }
 
-/** Today: new leads waiting with their age, calls due now and later, appointments, what waits elsewhere. */
+/** Replies waiting to be read: each thread, its last text, and how long it has waited. */
+function repliesSection(d: TodayData): Html | string {
+  if (d.replies.length === 0) return '';
+  return html`<section aria-labelledby="replies-h">
+    <h2 id="replies-h">Replies waiting</h2>
+    ${dataTable(
+      ['Lead', 'Phone', 'Said', 'Waiting'],
+      d.replies.map(
+        (c) =>
+          html`<tr class="unread">
+            <td>
+              <a href="/console/leads/${c.lead_id}#messages">${c.name}</a>
+              <span class="badge" aria-label="${c.unread} unread">${c.unread}</span>
+            </td>
+            <td>${tel(c.phone)}</td>
+            <td>
+              ${c.last_message.body.length > 120 ? `${c.last_message.body.slice(0, 119)}…` : c.last_message.body}
+            </td>
+            <td>
+              <strong class="age" data-since="${c.last_message.at}">${age(c.last_message.at, d.now)}</strong>
+            </td>
+          </tr>`,
+      ),
+    )}
+  </section>`;
+}
+
+/** Today: the page, whose body (`todayLive`) the page asks for again every 2 s. */
 export function todayPage(d: TodayData): Html {
   return html`<main>
     <h1>Today</h1>
-    ${registryWarning(d.registry, d.zone)}
+    <div id="today-live" hx-get="/console/today/live" hx-trigger="${LIVE}" hx-swap="innerHTML">
+      ${todayLive(d)}
+    </div>
+  </main>`;
+}
+
+/**
+ * Everything Today shows, from one read: replies waiting first, new leads waiting with their age,
+ * calls due now and later, appointments, what waits elsewhere; the tiles count the same rows.
+ */
+export function todayLive(d: TodayData): Html {
+  const unread = d.replies.reduce((n, c) => n + c.unread, 0);
+  return html`${registryWarning(d.registry, d.zone)} ${d.firstLead ? firstLeadHint(d.gatewayUrl) : ''}
     <ul class="tiles" aria-label="At a glance">
+      <li class="${unread ? 'bad' : ''}">
+        <strong>${unread}</strong> <a href="/console/inbox">${unread === 1 ? 'reply' : 'replies'} unread</a>
+      </li>
       <li><strong>${d.fresh.length}</strong> new ${d.fresh.length === 1 ? 'lead' : 'leads'} waiting</li>
       <li><strong>${d.callsNow.length}</strong> ${d.callsNow.length === 1 ? 'call' : 'calls'} due now</li>
       <li>
@@ -135,11 +186,12 @@ export function todayPage(d: TodayData): Html {
         >
       </li>
     </ul>
+    ${repliesSection(d)}
     <section aria-labelledby="new-h">
       <h2 id="new-h">New leads, not called yet</h2>
       <p class="muted">The longest wait first: the first minutes decide whether they answer.</p>
       ${dataTable(['Lead', 'Phone', 'Waiting', 'Arrived'], newLeadRows(d.fresh, d.now, d.zone), {
-        body: html` id="new-rows" hx-get="/console/today/new" hx-trigger="every 10s" hx-swap="innerHTML"`,
+        body: html` id="new-rows"`,
       })}
     </section>
     <section aria-labelledby="calls-h">
@@ -195,6 +247,17 @@ export function todayPage(d: TodayData): Html {
             </ul>`
           : html`<p class="empty">No appointment today. <a href="/console/agenda?view=week">The week</a></p>`
       }
-    </section>
-  </main>`;
+    </section>`;
+}
+
+/** A brand-new agent's Today: how to send the first lead, and where its token is. */
+function firstLeadHint(gatewayUrl: string): Html {
+  return html`<section class="card" id="first-lead" aria-labelledby="first-h">
+    <h2 id="first-h">Send your first lead</h2>
+    <p>
+      Leads appear here the moment a vendor, a form or you send one. Take your source’s token from
+      <a href="/console/sources">Sources</a> and try:
+    </p>
+    <pre>${curlExample(gatewayUrl, 'YOUR_TOKEN')}</pre>
+  </section>`;
 }
