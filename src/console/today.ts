@@ -6,7 +6,7 @@ import { readDialQueue } from '../automations/dial-queue.ts';
 import { callBlockOf, callableRows } from '../automations/screen-contact.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { returnCandidates } from '../economics/return-candidates.ts';
-import { listConversations } from '../conversations/thread-repository.ts';
+import { listUnreadConversations } from '../conversations/thread-repository.ts';
 import { LIMITS } from '../limits.ts';
 import { screenedColumns, type ScreenedRow } from '../screening/screening-sql.ts';
 import { registryOf } from '../screening/suppression-repository.ts';
@@ -86,7 +86,7 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
       waitingCounts(db, agent.agent_id, now),
       registryOf(db, agent.agent_id, now),
       returnCandidates(db, agent.agent_id, now, LIMITS.listedRows),
-      listConversations(db, agent.agent_id, LIMITS.listedRows),
+      listUnreadConversations(db, agent.agent_id, LIMITS.listedRows),
       db.query<{ any: boolean }>('SELECT EXISTS (SELECT FROM leads WHERE agent_id = $1) AS any', [
         agent.agent_id,
       ]),
@@ -102,7 +102,7 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
     blocked,
     registry,
     returns,
-    replies: replies.filter((c) => c.unread > 0),
+    replies,
     firstLead: started.rows[0]?.any !== true,
     ...counts,
   };

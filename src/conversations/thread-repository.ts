@@ -79,40 +79,69 @@ export interface Conversation {
 }
 
 /**
- * The agent's conversations: every lead the prospect wrote to, unread first, then the newest; its
- * last message either way.
+ * The agent's conversations: every lead the prospect wrote to, unread first, then the one whose
+ * prospect wrote last; with its last message either way. The page is chosen from the replies
+ * alone (one pass of the agent's replies), and only its threads' last messages are read.
  */
 export async function listConversations(
   db: Queryable,
   agentId: string,
   limit: number,
 ): Promise<Conversation[]> {
-  const { rows } = await db.query<
-    Omit<Conversation, 'last_message'> & {
-      body: string;
-      at: Date | string;
-      direction: 'inbound' | 'outbound';
-    }
-  >(
+  const { rows } = await db.query<ConversationRow>(
     `SELECT l.lead_id, l.name, l.phone, r.unread, m.body, m.at, m.direction
-       FROM (SELECT lead_id, count(*) FILTER (WHERE read_at IS NULL)::int AS unread
-               FROM sms_replies WHERE agent_id = $1 GROUP BY lead_id) r
+       FROM (SELECT lead_id, count(*) FILTER (WHERE read_at IS NULL)::int AS unread, max(received_at) AS wrote
+               FROM sms_replies WHERE agent_id = $1 GROUP BY lead_id
+              ORDER BY count(*) FILTER (WHERE read_at IS NULL) > 0 DESC, max(received_at) DESC, lead_id
+              LIMIT $2) r
        JOIN leads l ON l.agent_id = $1 AND l.lead_id = r.lead_id
-       CROSS JOIN LATERAL (
-         (SELECT body, received_at AS at, 'inbound' AS direction FROM sms_replies x
-           WHERE x.agent_id = $1 AND x.lead_id = r.lead_id ORDER BY received_at DESC LIMIT 1)
-         UNION ALL
-         (SELECT body, COALESCE(sent_at, created_at), 'outbound' FROM sms_messages s
-           WHERE s.agent_id = $1 AND s.lead_id = r.lead_id ORDER BY COALESCE(sent_at, created_at) DESC LIMIT 1)
-         ORDER BY at DESC LIMIT 1) m
-      ORDER BY r.unread > 0 DESC, m.at DESC, l.lead_id LIMIT $2`,
+       CROSS JOIN LATERAL (${LAST_MESSAGE}) m
+      ORDER BY r.unread > 0 DESC, r.wrote DESC, l.lead_id`,
     [agentId, limit],
   );
-  return rows.map(({ body, at, direction, ...c }) => ({
-    ...c,
-    last_message: { body, at: iso(at), direction },
-  }));
+  return rows.map(toConversation);
 }
+
+/**
+ * The threads with replies the agent has not read, the latest reply first, each with it: what
+ * Today shows, read through the unread replies' own index (a handful, however long the history).
+ */
+export async function listUnreadConversations(
+  db: Queryable,
+  agentId: string,
+  limit: number,
+): Promise<Conversation[]> {
+  const { rows } = await db.query<ConversationRow>(
+    `SELECT l.lead_id, l.name, l.phone, r.unread, r.body, r.at, 'inbound' AS direction
+       FROM (SELECT DISTINCT ON (lead_id) lead_id, body, received_at AS at,
+                    count(*) OVER (PARTITION BY lead_id)::int AS unread
+               FROM sms_replies WHERE agent_id = $1 AND read_at IS NULL
+              ORDER BY lead_id, received_at DESC) r
+       JOIN leads l ON l.agent_id = $1 AND l.lead_id = r.lead_id
+      ORDER BY r.at DESC, l.lead_id LIMIT $2`,
+    [agentId, limit],
+  );
+  return rows.map(toConversation);
+}
+
+/** A thread's last message, either way, for the lead `r.lead_id` of agent $1. */
+const LAST_MESSAGE = `(SELECT body, received_at AS at, 'inbound' AS direction FROM sms_replies x
+     WHERE x.agent_id = $1 AND x.lead_id = r.lead_id ORDER BY received_at DESC LIMIT 1)
+   UNION ALL
+   (SELECT body, COALESCE(sent_at, created_at), 'outbound' FROM sms_messages s
+     WHERE s.agent_id = $1 AND s.lead_id = r.lead_id ORDER BY COALESCE(sent_at, created_at) DESC LIMIT 1)
+   ORDER BY at DESC LIMIT 1`;
+
+type ConversationRow = Omit<Conversation, 'last_message'> & {
+  body: string;
+  at: Date | string;
+  direction: 'inbound' | 'outbound';
+};
+
+const toConversation = ({ body, at, direction, ...c }: ConversationRow): Conversation => ({
+  ...c,
+  last_message: { body, at: iso(at), direction },
+});
 
 /** How many replies the agent has not read, and in how many threads. */
 export async function unreadCount(
