@@ -17,9 +17,13 @@ import {
   type HandedText,
   type SentText,
 } from './sms-repository.ts';
-import type { SmsProvider } from './sms-providers.ts';
+import { TextRefused, type SmsProvider } from './sms-providers.ts';
+import { recordOptOut } from './opt-out-repository.ts';
 
 const MAX_ATTEMPTS = 3;
+
+/** How an opt-out the provider reports reads: the prospect's STOP to that sender. */
+const PROVIDER_STOP = { by: 'keyword', keyword: 'STOP', language: 'en' } as const;
 
 export interface TextRound {
   sent: number;
@@ -187,7 +191,14 @@ async function sendOne(
     return 'sent';
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    if (t.attempts >= MAX_ATTEMPTS) {
+    if (err instanceof TextRefused && err.optedOut) {
+      await db.withTransaction(async (tx) => {
+        await recordOptOut(tx, t.to_phone, PROVIDER_STOP, now, { words: error, confirm: false });
+        await finishText(tx, t, { status: 'suppressed', error: `opted out (${error})` });
+      });
+      return 'suppressed';
+    }
+    if (err instanceof TextRefused || t.attempts >= MAX_ATTEMPTS) {
       await finishText(db, t, { status: 'failed', error });
       return 'failed';
     }

@@ -1,5 +1,20 @@
 import type { TwilioSettings } from '../config.ts';
 import { post } from './post.ts';
+import { TWILIO_FINAL_ERRORS } from './tables/twilio-errors.ts';
+
+/**
+ * A provider's refusal that sending again cannot change: the text fails at once, and a number
+ * that unsubscribed (`optedOut`) is opted out as a STOP is.
+ */
+export class TextRefused extends Error {
+  constructor(
+    message: string,
+    readonly optedOut: boolean,
+  ) {
+    super(message);
+    this.name = 'TextRefused';
+  }
+}
 
 /**
  * Where texts go. `recorder` (the default) sends nothing and keeps the text in the lead's history;
@@ -31,7 +46,7 @@ export interface SmsSettings {
 }
 
 /** Twilio's JSON answer, or nothing when it is not JSON. */
-function readAnswer(body: string): { sid?: string; message?: string } {
+function readAnswer(body: string): { sid?: string; message?: string; code?: number | string } {
   try {
     const answer: unknown = JSON.parse(body);
     return answer && typeof answer === 'object' ? (answer as { sid?: string; message?: string }) : {};
@@ -82,8 +97,12 @@ export function createSmsProvider(settings: SmsSettings): SmsProvider {
             readBody: true,
           });
           const answer = readAnswer(res.body);
-          if (res.status < 200 || res.status > 299)
+          if (res.status < 200 || res.status > 299) {
+            const final = answer.code === undefined ? undefined : TWILIO_FINAL_ERRORS[String(answer.code)];
+            if (final)
+              throw new TextRefused(`Twilio ${answer.code}: ${final.words}`, final.optedOut === true);
             throw new Error(`Twilio answered ${res.status}${answer.message ? `: ${answer.message}` : ''}`);
+          }
           return { id: answer.sid ?? null };
         },
       };
