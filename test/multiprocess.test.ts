@@ -20,7 +20,7 @@ describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () 
     src = await seedSource(db);
     const env = { DATABASE_URL: testDb.url ?? '', ADMIN_API_KEY: 'k', LEADGATE_DEMO: '0' };
     gateways = await Promise.all([startGatewayProcess(env), startGatewayProcess(env)]);
-  }, 60_000);
+  }, 90_000);
   afterAll(async () => {
     await Promise.all(gateways.map((g) => g.stop()));
     await testDb.cleanup();

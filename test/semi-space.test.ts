@@ -80,7 +80,7 @@ describe.skipIf(TEST_DATABASE_URL)('an embedded server’s young generation', ()
     expect(limited.mb).toBeLessThanOrEqual(4);
     expect(limited.flags).toContain('--max-semi-space-size=4');
     expect(limited.flags).toContain('--heap-growing-percent=50');
-  }, 90_000);
+  }, 150_000);
 });
 
 describe('a server started without the node flags it wants', () => {
@@ -104,7 +104,7 @@ describe('a server started without the node flags it wants', () => {
     expect(await answers(server.url)).toBe(true);
     expect(await server.stop('SIGTERM')).toBe(0);
     expect(await answers(server.url)).toBe(false);
-  }, 60_000);
+  }, 90_000);
 
   it('When its launcher is killed, then the server goes with it', async () => {
     const server = await start('kill');
@@ -113,5 +113,5 @@ describe('a server started without the node flags it wants', () => {
     const deadline = Date.now() + 10_000;
     while ((await answers(server.url)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await answers(server.url)).toBe(false);
-  }, 60_000);
+  }, 90_000);
 });

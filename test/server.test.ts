@@ -15,7 +15,7 @@ describe.skipIf(TEST_DATABASE_URL)('a server on the embedded database', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'leadgate-'));
     gw = await startGatewayProcess({ DATA_DIR: dataDir, DATABASE_URL: '', ADMIN_API_KEY: '' });
-  }, 60_000);
+  }, 90_000);
   afterAll(async () => {
     await gw.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -122,5 +122,5 @@ describe.skipIf(TEST_DATABASE_URL)('a server on the embedded database', () => {
       /Demo agent [0-9a-f-]{36}, lead source \S+ \(its token was shown on first start\)/,
     );
     expect(gw.output()).toMatch(/Agent console: http:\/\/127\.0\.0\.1:\d+\/console/);
-  }, 60_000);
+  }, 90_000);
 });

@@ -47,12 +47,18 @@ describe('the dispatcher in serve, switched off, and as a worker process', () =>
     expect(await p.stop()).toBe(0);
     running.splice(running.indexOf(p), 1);
   };
+  // As a sender does: a 503 (the process just started, busy) is tried again after its Retry-After.
   const post = async (url: string, path: string, body: object, headers: Record<string, string>) => {
-    const res = await fetch(`${url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
+    let res: Response;
+    for (let tries = 1; ; tries++) {
+      res = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 503 || tries === 5) break;
+      await new Promise((resolve) => setTimeout(resolve, Number(res.headers.get('retry-after') ?? 1) * 1000));
+    }
     expect(res.status, await res.clone().text()).toBeLessThan(300);
     return (await res.json()) as Record<string, string>;
   };

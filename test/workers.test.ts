@@ -44,7 +44,7 @@ describe.runIf(TEST_DATABASE_URL)('leadgate serve --workers 2 on PostgreSQL', ()
     src = await seedSource(testDb.db);
     const env = { DATABASE_URL: testDb.url ?? '', ADMIN_API_KEY: 'k', LEADGATE_DEMO: '0' };
     server = await startCliProcess(['serve', '--workers', '2'], env, READY);
-  }, 60_000);
+  }, 90_000);
   afterAll(async () => {
     await server.stop();
     await testDb.cleanup();

@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo, type Server, type Socket, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
+/** How long a process may take to say it is ready. */
+export const PROCESS_START_MS = 60_000;
+
 // One process, TypeScript loaded in it: the tsx CLI would run the entry in a child of its own and
 // relay signals, and under load it has relayed a SIGTERM as a kill (exit 143) before the child's
 // own shutdown ran.
@@ -65,10 +68,12 @@ async function startProcess(
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
+    // A first start on the embedded database (initdb, every migration) beside a whole suite on two
+    // cores can take half a minute: the tests are about what it does, not how fast.
     const timer = setTimeout(() => {
       child.kill('SIGKILL'); // a process that did not start must not outlive the test
       reject(new Error(`process did not start:\n${out}`));
-    }, 30_000);
+    }, PROCESS_START_MS);
     child.stdout?.on('data', () => {
       const m = ready.exec(out);
       if (m) {
