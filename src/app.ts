@@ -26,7 +26,7 @@ export interface AppDeps extends GatewayDeps, AdminDeps {
   logStream?: NodeJS.WritableStream;
   /** Set `closing` on shutdown: requests are then answered 503 and /readyz is not ready. */
   lifecycle?: Lifecycle;
-  /** Overrides LIMITS.maxEventLoopDelayMs (tests); 0 turns load shedding on event-loop delay off. */
+  /** Overrides LIMITS.maxEventLoopDelayMs; 0 turns load shedding on event-loop delay off. */
   maxEventLoopDelayMs?: number;
   /** The SMS provider's settings, for its inbound-message webhook (none: that webhook refuses all). */
   sms?: AutomationConfig['sms'];

@@ -70,6 +70,15 @@ describe("the server's heap growth", () => {
   });
 });
 
+describe('load shedding', () => {
+  it('When MAX_EVENT_LOOP_DELAY_MS is unset, 0 or a number, then it reads as the default, never shedding, or that number; anything else refuses to start', () => {
+    expect(loadConfig({}).maxEventLoopDelayMs).toBe(LIMITS.maxEventLoopDelayMs);
+    expect(loadConfig({ MAX_EVENT_LOOP_DELAY_MS: '0' }).maxEventLoopDelayMs).toBe(0);
+    expect(loadConfig({ MAX_EVENT_LOOP_DELAY_MS: '250' }).maxEventLoopDelayMs).toBe(250);
+    expect(() => loadConfig({ MAX_EVENT_LOOP_DELAY_MS: '1s' })).toThrow(/MAX_EVENT_LOOP_DELAY_MS must be/);
+  });
+});
+
 describe('the webhook retry schedule', () => {
   it('When DELIVERY_RETRY_SCHEDULE is unset or starts with 0, then it reads as the attempts; a first entry other than 0, or a word, refuses to start', () => {
     expect(loadConfig({}).automations.retrySchedule).toEqual([

@@ -25,6 +25,8 @@ export interface Config {
   rateLimit: { rps: number; burst: number };
   /** Database calls that may wait for a connection before more are answered 503. */
   dbMaxWaiting: number;
+  /** Mean event-loop delay in ms above which requests are answered 503 (MAX_EVENT_LOOP_DELAY_MS); 0: never. */
+  maxEventLoopDelayMs: number;
   createDemo: boolean;
   /**
    * How far V8 lets the JavaScript heap grow past what the last full collection kept before it
@@ -132,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       burst: intFrom(env, 'RATE_LIMIT_BURST', 100, 1),
     },
     dbMaxWaiting: intFrom(env, 'DB_MAX_WAITING', LIMITS.dbMaxWaiting, 0),
+    maxEventLoopDelayMs: intFrom(env, 'MAX_EVENT_LOOP_DELAY_MS', LIMITS.maxEventLoopDelayMs, 0),
     createDemo: env.LEADGATE_DEMO !== '0',
     heapGrowthPercent: intFrom(env, 'HEAP_GROWTH_PERCENT', LIMITS.heapGrowthPercent, 0),
     semiSpaceMb: intFrom(env, 'SEMI_SPACE_MB', databaseUrl ? 0 : LIMITS.embeddedSemiSpaceMb, 0),

@@ -200,6 +200,7 @@ export async function startServer(
       rateLimit: config.rateLimit,
       logLevel: config.logLevel,
       lifecycle,
+      maxEventLoopDelayMs: config.maxEventLoopDelayMs,
       sms: config.automations.sms,
       allowPrivateDestinations: config.automations.allowPrivateDestinations,
       ...(config.sessionSecret ? { sessionSecret: config.sessionSecret } : {}),

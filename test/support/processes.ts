@@ -60,7 +60,17 @@ async function startProcess(
   nodeArgs: string[] = TSX,
 ): Promise<GatewayProcess> {
   const child = spawn(process.execPath, [...nodeArgs, entry, ...args], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_RPS: '0', ...env },
+    // No shedding on event-loop delay, as in the in-process test app: a process started beside a
+    // whole suite on two cores is slow to run, not saturated by its own work (test/overload.test.ts).
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_RPS: '0',
+      MAX_EVENT_LOOP_DELAY_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
