@@ -74,3 +74,26 @@ describe('src/layers.json', () => {
     expect(drawn.sort()).toEqual(rule.sort());
   });
 });
+
+describe("a lead's writes", () => {
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory()
+        ? files(path)
+        : name.endsWith('.ts') && !name.endsWith('.test.ts')
+          ? [path]
+          : [];
+    });
+
+  it('When a file outside src/leads/ writes the leads table, then it is only the new contact’s one statement, with the leads’ own row shape', () => {
+    const writers = files(SRC).flatMap((path) =>
+      [...readFileSync(path, 'utf8').matchAll(/\b(?:UPDATE|INSERT INTO|DELETE FROM)\s+leads\b[^\n]*/g)].map(
+        (m) => `${path.slice(SRC.length)}: ${m[0]}`,
+      ),
+    );
+    const outside = writers.filter((w) => !w.startsWith('leads/'));
+    expect(outside).toEqual(['gateway/write-new-contact.ts: INSERT INTO leads (${columnList(LEAD_ROW)})']);
+    expect(writers.length).toBeGreaterThan(outside.length);
+  });
+});

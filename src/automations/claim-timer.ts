@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../db/index.ts';
 import type { LeadFields } from '../ingest/types.ts';
 import { contactKeys, keyValue } from '../leads/contact-keys.ts';
+import { setClaimDue } from '../leads/lead-changes.ts';
 import {
   findContactHolders,
   readAgencyForRouting,
@@ -63,11 +64,7 @@ async function claimOne(tx: Queryable, due: DueLead, now: Date): Promise<boolean
   const lead = rows[0];
   if (!lead) return false;
   const wait = async (until: Date | null) => {
-    await tx.query('UPDATE leads SET claim_due_at = $3 WHERE agent_id = $1 AND lead_id = $2', [
-      lead.agent_id,
-      lead.lead_id,
-      until,
-    ]);
+    await setClaimDue(tx, lead, until);
     return false;
   };
   if (!agency || agency.claim_minutes === null || (await isWorked(tx, lead))) return wait(null);

@@ -1,10 +1,6 @@
 import type { Queryable } from '../db/index.ts';
+import { showConsentChecksSql } from '../leads/lead-changes.ts';
 import type { ConsentProvider } from './consent-evidence.ts';
-
-/** The lead's check as its view shows it, from a row `c` of consent_checks. */
-const CHECK_JSON = `jsonb_build_object('provider', c.provider, 'status', c.status, 'reason', c.reason,
-  'checked_at', to_char(c.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-  'expires_at', to_char(c.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 
 /**
  * The consent checks of new leads whose source asks for one, made in the fan-out's round after its
@@ -32,9 +28,7 @@ made AS (
     FROM asked
   ON CONFLICT (agent_id, lead_id) DO NOTHING
   RETURNING c.*),
-shown AS (
-  UPDATE leads l SET consent_check = ${CHECK_JSON}
-    FROM made c WHERE l.agent_id = c.agent_id AND l.lead_id = c.lead_id RETURNING 1)
+shown AS (${showConsentChecksSql('made')})
 UPDATE dial_tasks t SET status = 'blocked', blocked_reason = 'consent_' || c.reason
   FROM made c
  WHERE c.status = 'failed' AND t.agent_id = c.agent_id AND t.lead_id = c.lead_id AND t.status = 'open'`;
@@ -112,9 +106,7 @@ export async function finishCheck(
               expires_at = $6::timestamptz, next_at = COALESCE($7::timestamptz, c.next_at)
         WHERE c.agent_id = $1 AND c.lead_id = $2 AND c.status = 'pending' AND c.lease_until = $8::timestamptz
        RETURNING c.*),
-     shown AS (
-       UPDATE leads l SET consent_check = ${CHECK_JSON}
-         FROM done c WHERE c.status <> 'pending' AND l.agent_id = c.agent_id AND l.lead_id = c.lead_id RETURNING 1),
+     shown AS (${showConsentChecksSql('done', "c.status <> 'pending'")}),
      calls AS (
        UPDATE dial_tasks t SET status = 'blocked', blocked_reason = 'consent_' || c.reason
          FROM done c

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import { LIMITS } from '../limits.ts';
 import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
-import { insertHistory } from '../leads/lead-repository.ts';
+import { changeLead, type LockedLead } from '../leads/lead-changes.ts';
 import { statusAfterCall, type CallOutcome, type LeadStatus } from '../leads/lead-status.ts';
 import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
 import { leadZone } from './lead-zone.ts';
@@ -194,41 +194,39 @@ type Found = ScreenedRow & {
   task_id: string | null;
   lead_id: string;
   calls: number;
-  status: LeadStatus;
   fields: LeadFields;
 };
 const SCREENED = `l.fields, ${screenedColumns('l.agent_id', 'l.phone', 'lower(l.email)')}`;
 
 /**
- * The agent's outcome of a call, in the caller's transaction: the task is closed (or, on no
- * answer, back in the queue an hour later, closed on the third), the lead's status follows
- * `statusAfterCall`, and the lead's history says what changed. The task and the lead are locked;
- * null when the agent has no such open task, or screening blocks its call now (by lead: no such lead).
+ * The agent's outcome of a call on a lead the caller locked (`lockLeadFor`; by task, its task too),
+ * in the caller's transaction: the task is closed (or, on no answer, back in the queue an hour
+ * later, closed on the third), the lead's status follows `statusAfterCall`, and the lead's history
+ * says what changed. Null when the agent has no such open task, or screening blocks its call now.
  */
 export async function recordCallOutcomeIn(
   tx: Queryable,
-  agentId: string,
+  lead: Pick<LockedLead, 'agent_id' | 'lead_id' | 'status'>,
   target: CallTarget,
   outcome: CallOutcome,
   now: Date,
 ): Promise<CallResult | null> {
+  const agentId = lead.agent_id;
   const found =
     'task_id' in target
       ? await tx.query<Found>(
-          `SELECT t.task_id, t.lead_id, t.calls, l.status, ${SCREENED}
+          `SELECT t.task_id, t.lead_id, t.calls, ${SCREENED}
              FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
-            WHERE t.agent_id = $1 AND t.task_id = $2 AND t.status = 'open'
-            FOR UPDATE OF t, l`,
+            WHERE t.agent_id = $1 AND t.task_id = $2 AND t.status = 'open'`,
           [agentId, target.task_id],
         )
       : await tx.query<Found>(
-          `SELECT t.task_id, l.lead_id, COALESCE(t.calls, 0) AS calls, l.status, ${SCREENED}
+          `SELECT t.task_id, l.lead_id, COALESCE(t.calls, 0) AS calls, ${SCREENED}
              FROM leads l LEFT JOIN LATERAL (
                   SELECT task_id, calls FROM dial_tasks
                    WHERE agent_id = l.agent_id AND lead_id = l.lead_id AND status = 'open'
                    ORDER BY created_at LIMIT 1) t ON true
-            WHERE l.agent_id = $1 AND l.lead_id = $2
-            FOR UPDATE OF l`,
+            WHERE l.agent_id = $1 AND l.lead_id = $2`,
           [agentId, target.lead_id],
         );
   const row = found.rows[0];
@@ -255,23 +253,16 @@ export async function recordCallOutcomeIn(
       ],
     );
   }
-  const status = statusAfterCall(task.status, outcome);
-  if (status !== task.status) {
-    await tx.query(`UPDATE leads SET status = $3, updated_at = $4 WHERE agent_id = $1 AND lead_id = $2`, [
-      agentId,
-      task.lead_id,
-      status,
-      now.toISOString(),
-    ]);
-  }
-  await insertHistory(tx, {
-    agent_id: agentId,
-    lead_id: task.lead_id,
-    source_id: null,
-    event: 'call_outcome',
-    changes: status !== task.status ? { status: { from: task.status, to: status } } : {},
-    details: { outcome, calls, task_id: task.task_id },
-  });
+  const { status } = await changeLead(
+    tx,
+    lead,
+    {
+      status: statusAfterCall(lead.status, outcome),
+      event: 'call_outcome',
+      details: { outcome, calls, task_id: task.task_id },
+    },
+    now,
+  );
   return {
     task_id: task.task_id,
     lead_id: task.lead_id,
@@ -279,6 +270,6 @@ export async function recordCallOutcomeIn(
     task_status: task.task_id === null ? null : again ? 'open' : 'done',
     calls,
     lead_status: status,
-    status_from: task.status,
+    status_from: lead.status,
   };
 }

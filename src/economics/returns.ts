@@ -1,9 +1,7 @@
 import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
-import { insertHistory } from '../leads/lead-repository.ts';
-import { enqueue } from '../outbox/enqueue.ts';
-import { lockOwnedLead, type LeadTarget, type OwnedLead } from './owned-lead.ts';
+import { lockLeadFor, tellLead, type LeadTarget, type LockedLead } from '../leads/lead-changes.ts';
 import {
   isReturnable,
   returnDeadline,
@@ -60,7 +58,7 @@ export async function requestReturn(
   now: Date,
 ): Promise<ReturnResult> {
   return db.withTransaction(async (tx) => {
-    const lead = await lockOwnedLead(tx, target);
+    const lead = await lockLeadFor(tx, target);
     if (!lead) return { ok: false, code: 'LEAD_NOT_FOUND' };
     const purchase = await latestBillablePurchase(tx, lead);
     if (!purchase) return { ok: false, code: 'NOTHING_TO_RETURN' };
@@ -183,32 +181,33 @@ function toReturn(row: ReturnRow): LeadReturn {
 
 /** The history line and the `lead.returned` message of a return or its outcome. */
 async function tell(tx: Queryable, agentId: string, r: LeadReturn, event: string): Promise<void> {
-  await insertHistory(tx, {
-    agent_id: agentId,
-    lead_id: r.lead_id,
-    source_id: null,
-    event,
-    details: { return_id: r.return_id, reason: r.reason, status: r.status, price_cents: r.price_cents },
-  });
-  await enqueue(tx, agentId, [
+  await tellLead(
+    tx,
+    { agent_id: agentId, lead_id: r.lead_id },
     {
-      topic: 'lead.returned',
-      payload: {
-        lead_id: r.lead_id,
-        source_id: r.source_id,
-        return_id: r.return_id,
-        reason: r.reason,
-        status: r.status,
-        price_cents: r.price_cents,
-        evidence: r.evidence,
-        note: r.note,
-      },
+      event,
+      details: { return_id: r.return_id, reason: r.reason, status: r.status, price_cents: r.price_cents },
+      messages: [
+        {
+          topic: 'lead.returned',
+          payload: {
+            lead_id: r.lead_id,
+            source_id: r.source_id,
+            return_id: r.return_id,
+            reason: r.reason,
+            status: r.status,
+            price_cents: r.price_cents,
+            evidence: r.evidence,
+            note: r.note,
+          },
+        },
+      ],
     },
-  ]);
+  );
 }
 
 /** The purchase a return asks back: the lead's latest billable one (docs/economics.md). */
-async function latestBillablePurchase(tx: Queryable, lead: OwnedLead): Promise<Purchase | null> {
+async function latestBillablePurchase(tx: Queryable, lead: LockedLead): Promise<Purchase | null> {
   const { rows } = await tx.query<Purchase>(
     `SELECT p.purchase_id, p.source_id, p.price_cents, p.created_at, s.return_window_hours
        FROM lead_purchases p JOIN sources s ON s.source_id = p.source_id
@@ -220,7 +219,7 @@ async function latestBillablePurchase(tx: Queryable, lead: OwnedLead): Promise<P
 }
 
 /** What the evidence is made of: the lead's calls, its number, state and age, its earlier delivery. */
-async function factsOf(tx: Queryable, lead: OwnedLead, purchase: Purchase): Promise<ReturnFacts> {
+async function factsOf(tx: Queryable, lead: LockedLead, purchase: Purchase): Promise<ReturnFacts> {
   const [calls, earlier] = await Promise.all([
     tx.query<{ at: Date; outcome: string }>(
       `SELECT created_at AS at, details ->> 'outcome' AS outcome FROM lead_history

@@ -1,9 +1,7 @@
 import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
-import { insertHistory } from '../leads/lead-repository.ts';
+import { changeLead, lockLeadFor, type LeadTarget } from '../leads/lead-changes.ts';
 import type { LeadStatus } from '../leads/lead-status.ts';
-import { enqueue } from '../outbox/enqueue.ts';
-import { lockOwnedLead, type LeadTarget } from './owned-lead.ts';
 
 export interface NewSale {
   premium_cents: number;
@@ -39,7 +37,7 @@ export async function recordSale(
   now: Date,
 ): Promise<SaleResult> {
   return db.withTransaction(async (tx) => {
-    const lead = await lockOwnedLead(tx, target);
+    const lead = await lockLeadFor(tx, target);
     if (!lead) return { ok: false, code: 'LEAD_NOT_FOUND' };
     const saleId = newId(now.getTime());
     const { rows } = await tx.query<SaleRow>(
@@ -58,34 +56,23 @@ export async function recordSale(
     );
     if (!rows[0]) throw new Error('the sale was not written');
     const made = toSale(rows[0]);
-    if (lead.status !== 'Sold') {
-      await tx.query(
-        `UPDATE leads SET status = 'Sold', updated_at = $3 WHERE agent_id = $1 AND lead_id = $2`,
-        [lead.agent_id, lead.lead_id, now.toISOString()],
-      );
-    }
     const details = { sale_id: saleId, premium_cents: sale.premium_cents, product: sale.product };
-    await insertHistory(tx, {
-      agent_id: lead.agent_id,
-      lead_id: lead.lead_id,
-      source_id: null,
-      event: 'sold',
-      changes: lead.status === 'Sold' ? {} : { status: { from: lead.status, to: 'Sold' } },
-      details,
-    });
-    await enqueue(tx, lead.agent_id, [
+    await changeLead(
+      tx,
+      lead,
       {
-        topic: 'lead.sold',
-        payload: {
-          lead_id: lead.lead_id,
-          source_id: lead.source_id,
-          sale_id: saleId,
-          premium_cents: sale.premium_cents,
-          product: sale.product,
-          sold_at: made.sold_at,
-        },
+        status: 'Sold',
+        event: 'sold',
+        details,
+        messages: [
+          {
+            topic: 'lead.sold',
+            payload: { lead_id: lead.lead_id, source_id: lead.source_id, ...details, sold_at: made.sold_at },
+          },
+        ],
       },
-    ]);
+      now,
+    );
     return { ok: true, ...made, status: 'Sold', status_from: lead.status };
   });
 }

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/index.ts';
-import { insertHistory } from '../leads/lead-repository.ts';
-import { enqueue } from '../outbox/enqueue.ts';
+import { reassignLead } from '../leads/lead-changes.ts';
 import type { Routing } from './route.ts';
 
 /** A lead of an agency given to another producer: by the claim timer, or by hand from the fallback queue. */
@@ -17,33 +16,30 @@ export interface Move {
 }
 
 /**
- * Moves the lead to another producer in the caller's transaction: the lead's key changes and its
- * appointments, history and contact keys follow it (ON UPDATE CASCADE); its call task not done moves
- * to the new producer's queue (a blocked one too: it stays blocked); the history says so and `lead.reassigned` goes out. Texts already
- * sent or scheduled stay where they were: they were the other producer's.
+ * Moves the lead to another producer in the caller's transaction (`reassignLead`): the history says
+ * so and `lead.reassigned` goes out. Texts already sent or scheduled stay where they were: they were
+ * the other producer's.
  */
 export async function moveLead(tx: Queryable, move: Move): Promise<void> {
   const { lead_id, from, to, routing } = move;
-  await tx.query(
-    `UPDATE leads SET agent_id = $3, routing = $4::jsonb, claim_due_at = $5, updated_at = now()
-      WHERE agent_id = $1 AND lead_id = $2`,
-    [from, lead_id, to, JSON.stringify(routing), move.claim_due_at],
-  );
-  await tx.query(
-    `UPDATE dial_tasks SET agent_id = $3 WHERE agent_id = $1 AND lead_id = $2 AND status <> 'done'`,
-    [from, lead_id, to],
-  );
-  await insertHistory(tx, {
-    agent_id: to,
+  await reassignLead(tx, {
     lead_id,
-    source_id: null,
-    event: 'reassigned',
+    from,
+    to,
+    routing,
+    claim_due_at: move.claim_due_at,
     details: { from_agent_id: from, agent_id: to, by: move.by, routing },
+    messages: [
+      {
+        topic: 'lead.reassigned',
+        payload: {
+          lead_id,
+          source_id: move.source_id,
+          from_agent_id: from,
+          agent_id: to,
+          rule: routing.rule,
+        },
+      },
+    ],
   });
-  await enqueue(tx, to, [
-    {
-      topic: 'lead.reassigned',
-      payload: { lead_id, source_id: move.source_id, from_agent_id: from, agent_id: to, rule: routing.rule },
-    },
-  ]);
 }

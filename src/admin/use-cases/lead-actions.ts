@@ -1,7 +1,7 @@
 import { markDoNotContact } from '../../automations/do-not-contact.ts';
 import { recordCallOutcomeIn, type CallResult } from '../../automations/dial-queue.ts';
 import type { Database, Queryable } from '../../db/index.ts';
-import { insertHistory } from '../../leads/lead-repository.ts';
+import { changeLead, lockLeadFor, type LeadTarget, type LockedLead } from '../../leads/lead-changes.ts';
 import {
   canChangeStatus,
   STATUS_CHANGES,
@@ -18,9 +18,6 @@ export type LeadAction =
   | { kind: 'call_outcome'; outcome: CallOutcome }
   | { kind: 'do_not_contact' };
 
-/** Which lead: by id (limited to `owner` unless null, the operator), or by a call task of the agent. */
-export type LeadTarget = { lead_id: string; owner: string | null } | { task_id: string; agent_id: string };
-
 export type ActionResult =
   | {
       ok: true;
@@ -31,14 +28,6 @@ export type ActionResult =
       call: CallResult | null;
     }
   | { ok: false; code: 'LEAD_NOT_FOUND' | 'TASK_NOT_FOUND' | 'STATUS_NOT_ALLOWED'; details?: string };
-
-interface LockedLead {
-  agent_id: string;
-  lead_id: string;
-  source_id: string;
-  status: LeadStatus;
-  phone: string | null;
-}
 
 /**
  * One action on a lead, told as a story in one transaction: lock the lead, do the action (its
@@ -52,7 +41,7 @@ export async function actOnLead(
   now: Date,
 ): Promise<ActionResult> {
   return db.withTransaction(async (tx) => {
-    const lead = await lockLead(tx, target);
+    const lead = await lockLeadFor(tx, target);
     if (!lead) return { ok: false, code: 'task_id' in target ? 'TASK_NOT_FOUND' : 'LEAD_NOT_FOUND' };
     const done = await perform(tx, lead, target, action, now);
     if (!done.ok) return done;
@@ -92,7 +81,6 @@ async function perform(
   action: LeadAction,
   now: Date,
 ): Promise<Performed> {
-  const history = { agent_id: lead.agent_id, lead_id: lead.lead_id, source_id: null };
   switch (action.kind) {
     case 'status': {
       if (!canChangeStatus(lead.status, action.status)) {
@@ -103,31 +91,16 @@ async function perform(
           details: `A ${lead.status} lead can become ${allowed.join(', ')}; Scheduled and Canceled follow its appointments`,
         };
       }
-      await tx.query(`UPDATE leads SET status = $3, updated_at = $4 WHERE agent_id = $1 AND lead_id = $2`, [
-        lead.agent_id,
-        lead.lead_id,
-        action.status,
-        now.toISOString(),
-      ]);
-      await insertHistory(tx, {
-        ...history,
-        event: 'status_changed',
-        changes: { status: { from: lead.status, to: action.status } },
-      });
-      return { ok: true, status: action.status, changed: ['status'], action: { kind: 'status' }, call: null };
+      const done = await changeLead(tx, lead, { status: action.status, event: 'status_changed' }, now);
+      return { ok: true, ...done, action: { kind: 'status' }, call: null };
     }
-    case 'note':
-      await insertHistory(tx, { ...history, event: 'note', details: { note: action.note } });
-      return {
-        ok: true,
-        status: lead.status,
-        changed: [],
-        action: { kind: 'note', note: action.note },
-        call: null,
-      };
+    case 'note': {
+      const done = await changeLead(tx, lead, { event: 'note', details: { note: action.note } }, now);
+      return { ok: true, ...done, action: { kind: 'note', note: action.note }, call: null };
+    }
     case 'call_outcome': {
       const on = 'task_id' in target ? { task_id: target.task_id } : { lead_id: lead.lead_id };
-      const call = await recordCallOutcomeIn(tx, lead.agent_id, on, action.outcome, now);
+      const call = await recordCallOutcomeIn(tx, lead, on, action.outcome, now);
       if (!call) return { ok: false, code: 'TASK_NOT_FOUND' };
       const changed = call.lead_status === lead.status ? [] : ['status'];
       return {
@@ -140,32 +113,11 @@ async function perform(
     }
     case 'do_not_contact': {
       const stopped = lead.phone ? await markDoNotContact(tx, lead.agent_id, lead.phone, now) : null;
-      await insertHistory(tx, {
-        ...history,
-        event: 'do_not_contact',
-        details: { phone: lead.phone, ...(stopped ?? { texts_suppressed: 0, calls_closed: 0 }) },
-      });
-      return { ok: true, status: lead.status, changed: [], action: { kind: 'do_not_contact' }, call: null };
+      const details = { phone: lead.phone, ...(stopped ?? { texts_suppressed: 0, calls_closed: 0 }) };
+      const done = await changeLead(tx, lead, { event: 'do_not_contact', details }, now);
+      return { ok: true, ...done, action: { kind: 'do_not_contact' }, call: null };
     }
   }
-}
-
-/** The lead, locked for the action; by task, the open task's lead. */
-async function lockLead(tx: Queryable, target: LeadTarget): Promise<LockedLead | null> {
-  const columns = 'l.agent_id, l.lead_id, l.source_id, l.status, l.phone';
-  const { rows } =
-    'task_id' in target
-      ? await tx.query<LockedLead>(
-          `SELECT ${columns} FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
-            WHERE t.agent_id = $1 AND t.task_id = $2 AND t.status = 'open' FOR UPDATE OF t, l`,
-          [target.agent_id, target.task_id],
-        )
-      : await tx.query<LockedLead>(
-          `SELECT ${columns} FROM leads l WHERE l.lead_id = $1 AND ($2::uuid IS NULL OR l.agent_id = $2::uuid)
-            FOR UPDATE`,
-          [target.lead_id, target.owner],
-        );
-  return rows[0] ?? null;
 }
 
 /** The lead's next booked appointment, as the message names it (none: nulls). */
