@@ -120,6 +120,8 @@ export const LIMITS = {
   /** Entries a page of a suppression list shows, by default and at most. */
   suppressionsPageDefault: 100,
   suppressionsPageMax: 1_000,
+  /** The largest price a source may put on a lead, in cents ($1,000,000). */
+  priceMaxCents: 100_000_000,
   /** The largest premium a sale may have, in cents: what the database's integer holds. */
   premiumMaxCents: 2_147_483_647,
   /** The earliest `sold_at` a sale may be recorded with. */

@@ -598,6 +598,10 @@ describe('leadgate sources terms', () => {
     const bad = await leadgate(['sources', 'terms', s.source_id, '--price', 'cheap']);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('--price takes dollars such as 25 or 12.50');
+    // The admin API's maximum, read from the same limit: refused before any request.
+    const dear = await leadgate(['sources', 'terms', s.source_id, '--price', '1,000,000.01']);
+    expect(dear.code).toBe(1);
+    expect(dear.err).toContain('--price is at most $1,000,000.00');
   });
 });
 

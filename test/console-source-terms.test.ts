@@ -50,6 +50,7 @@ describe('the console’s source page: price, acceptance rules and caps', () => 
 
   it.each([
     [{ price: 'cheap' }, 'the price must be dollars such as 25 or 12.50'],
+    [{ price: '1000000.01', duplicate_days: '30' }, 'the price is at most $1,000,000.00'],
     [{ states: 'TX, XX' }, 'not XX'],
     [{ daily: '0' }, 'the daily cap must be a whole number from 1 to 1000000'],
     [{ min_age: '70', max_age: '30' }, 'accept.min_age 70 is over accept.max_age 30'],

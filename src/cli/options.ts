@@ -1,3 +1,4 @@
+import { dollars, MAX_CENTS, readDollars, type Money } from '../money.ts';
 import { CliError } from './api-client.ts';
 
 /** Option values checked as commander reads them, so a bad one is refused before any request. */
@@ -34,9 +35,10 @@ export function countOf(value: string, name: string, max: number): number {
   return n;
 }
 
-/** Dollars with at most two decimals (`25`, `12.50`), as whole cents. */
-export function dollarsAsCents(value: string, name: string): number {
-  const match = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(value.trim().replace(/^\$/, ''));
-  if (!match) throw new CliError(`${name} takes dollars such as 25 or 12.50`);
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+/** Dollars with at most two decimals (`25`, `12.50`), as whole cents up to what the API takes. */
+export function dollarsAsCents(value: string, name: string, kind: Money): number {
+  const read = readDollars(value, kind);
+  if (read.ok) return read.cents;
+  if (read.why === 'too_large') throw new CliError(`${name} is at most ${dollars(MAX_CENTS[kind])}`);
+  throw new CliError(`${name} takes dollars such as 25 or 12.50`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dollars, fieldText, phone, wholeDollars } from './format.ts';
+import { fieldText, phone } from './format.ts';
 
 describe('phone', () => {
   it.each([
@@ -17,18 +17,5 @@ describe('phone', () => {
     expect(fieldText('phone', '3055550147')).toBe('(305) 555-0147');
     expect(fieldText('zipcode', '3055550147')).toBe('3055550147');
     expect(fieldText('sms_consent', true)).toBe('yes');
-  });
-});
-
-describe('money', () => {
-  it.each([
-    [0, '$0.00', '$0'],
-    [1250, '$12.50', '$13'],
-    [120000, '$1,200.00', '$1,200'],
-    [145050, '$1,450.50', '$1,451'],
-    [-4000, '-$40.00', '-$40'],
-  ])('When the amount is %i cents, then it reads %j, or %j on a chart', (cents, exact, whole) => {
-    expect(dollars(cents)).toBe(exact);
-    expect(wholeDollars(cents)).toBe(whole);
   });
 });

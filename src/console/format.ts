@@ -105,16 +105,3 @@ export function textStatus(status: string, provider: string | null | undefined):
 
 /** A text the default provider kept: nothing reached the prospect's phone. */
 export const RECORDED = 'recorded (SMS_PROVIDER=recorder: nothing sent)';
-
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-const wholeUsd = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  maximumFractionDigits: 0,
-});
-
-/** Cents as dollars, to the cent: `$1,450.50`. */
-export const dollars = (cents: number): string => usd.format(cents / 100);
-
-/** Cents as whole dollars, for a chart's labels: `$1,451`. */
-export const wholeDollars = (cents: number): string => wholeUsd.format(cents / 100);

@@ -6,13 +6,12 @@ import { requestReturn } from '../economics/returns.ts';
 import type { ReturnReason } from '../economics/return-rules.ts';
 import { recordSale } from '../economics/sales.ts';
 import { appError } from '../errors.ts';
+import { readDollars } from '../money.ts';
 import type { ConsoleDeps } from './deps.ts';
 import { signedIn } from './context.ts';
 import type { ActionNotice } from './views/lead-actions.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Dollars as typed on the lead page: whole, or with cents. */
-const DOLLARS = /^\s*(\d{1,8})(?:\.(\d{1,2}))?\s*$/;
 
 const ReturnForm = Type.Object({ reason: ReturnBody.properties.reason });
 
@@ -36,16 +35,15 @@ export function registerLeadEconomics(scope: FastifyInstance, deps: ConsoleDeps)
   scope.post<Params>('/leads/:lead_id/sale', { preHandler: scope.csrfProtection }, async (request, reply) => {
     const lead = await target(request);
     const form = (request.body ?? {}) as Form;
-    const typed = DOLLARS.exec(form.premium ?? '');
+    const typed = readDollars(form.premium ?? '', 'premium');
     const product = (form.product ?? '').trim().slice(0, 200);
-    if (!typed) return back(reply, lead.lead_id, 'sale_refused');
-    const cents = Number(typed[1]) * 100 + Number((typed[2] ?? '').padEnd(2, '0'));
-    if (cents > LIMITS.premiumMaxCents) return back(reply, lead.lead_id, 'sale_too_large');
+    if (!typed.ok)
+      return back(reply, lead.lead_id, typed.why === 'too_large' ? 'sale_too_large' : 'sale_refused');
     const now = new Date();
     const done = await recordSale(
       deps.db,
       lead,
-      { premium_cents: cents, product: product || null, sold_at: now },
+      { premium_cents: typed.cents, product: product || null, sold_at: now },
       now,
     );
     if (!done.ok) throw appError('LEAD_NOT_FOUND');

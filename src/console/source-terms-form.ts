@@ -1,5 +1,6 @@
 import type { SourceChange } from '../admin/use-cases/sources.ts';
 import { US_STATES } from '../ingest/tables/us-states.ts';
+import { dollars, MAX_CENTS, readDollars } from '../money.ts';
 
 /** The terms form as posted: every field text, blank meaning "no such rule" (or the default). */
 export type TermsForm = Record<string, string | undefined>;
@@ -24,8 +25,15 @@ export function readTermsForm(f: TermsForm): ReadTerms {
       ? n
       : `${words} must be a whole number from ${min} to ${max}`;
   };
-  const price = /^\$?(\d{1,6})(?:\.(\d{1,2}))?$/.exec(text('price'));
-  if (!price) return { ok: false, why: 'the price must be dollars such as 25 or 12.50' };
+  const price = readDollars(text('price'), 'price');
+  if (!price.ok)
+    return {
+      ok: false,
+      why:
+        price.why === 'too_large'
+          ? `the price is at most ${dollars(MAX_CENTS.price)}`
+          : 'the price must be dollars such as 25 or 12.50',
+    };
   const states = text('states')
     .split(/[\s,]+/)
     .filter(Boolean)
@@ -50,7 +58,7 @@ export function readTermsForm(f: TermsForm): ReadTerms {
   return {
     ok: true,
     change: {
-      price_cents: Number(price[1]) * 100 + Number((price[2] ?? '').padEnd(2, '0')),
+      price_cents: price.cents,
       return_window_hours: n(values.window) ?? 72,
       duplicate_days: n(values.duplicate) ?? 30,
       accept: {

@@ -164,7 +164,7 @@ export const UpdateSourceBody = Type.Object({
   rate_limit_burst: RateLimit(LIMITS.sourceRateMaxBurst, 'null returns to the server’s default.'),
   meta: Type.Optional(MetaSettings),
   google_key: Credential('The key Google Ads lead form webhooks to this source must carry'),
-  price_cents: Type.Optional(Whole(0, 100_000_000, 'What a billable lead costs, in cents.')),
+  price_cents: Type.Optional(Whole(0, LIMITS.priceMaxCents, 'What a billable lead costs, in cents.')),
   return_window_hours: Type.Optional(
     Whole(0, 8_760, 'How long after a delivery the vendor takes a return, in hours; 0: none.'),
   ),

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CliError } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
 import { queryString, segment } from '../io.ts';
+import { dollars } from '../../money.ts';
 import { show, table } from '../output.ts';
 
 interface ReportRow {
@@ -64,7 +65,7 @@ export function addReportCommand(program: Command, ctx: CommandContext): void {
     });
 }
 
-const dollars = (cents: number | null) => (cents === null ? '-' : `$${(cents / 100).toFixed(2)}`);
+const money = (cents: number | null) => (cents === null ? '-' : dollars(cents));
 const percent = (rate: number | null) => (rate === null ? '-' : `${(rate * 100).toFixed(1)}%`);
 const minutes = (value: number | null) => (value === null ? '-' : `${value} min`);
 
@@ -73,12 +74,12 @@ function renderReport(r: Report): string {
   const line = (row: ReportRow, name: string) => [
     name,
     ...[row.deliveries, row.billable, row.returned].map(show),
-    dollars(row.spend_cents),
+    money(row.spend_cents),
     show(row.appointments),
     show(row.sales),
-    dollars(row.premium_cents),
-    dollars(row.cost_per_lead_cents),
-    dollars(row.cost_per_sale_cents),
+    money(row.premium_cents),
+    money(row.cost_per_lead_cents),
+    money(row.cost_per_sale_cents),
     percent(row.return_rate),
     minutes(row.first_text_minutes_p50),
     minutes(row.first_call_minutes_p50),

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { dollars } from '../../money.ts';
 import { CliError } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
 import { segment } from '../io.ts';
@@ -29,7 +30,7 @@ export function addTermsCommand(sources: Command, ctx: CommandContext): void {
     .description('show or set what a source’s leads cost, which it may deliver and how many')
     .argument('<source_id>')
     .option('--price <dollars>', 'what a billable lead costs, e.g. 25 or 12.50', (v) =>
-      dollarsAsCents(v, '--price'),
+      dollarsAsCents(v, '--price', 'price'),
     )
     .option('--return-window-hours <n>', 'hours the vendor takes returns (0: none)', (v) =>
       countOf(v, '--return-window-hours', 8_760),
@@ -55,7 +56,9 @@ export function addTermsCommand(sources: Command, ctx: CommandContext): void {
       const source = await ctx
         .client()
         .request<Row>('PATCH', `/sources/${segment(sourceId)}`, termsBody(opts));
-      ctx.print(opts, source, () => keyValues({ ...source, price: dollars(source.price_cents) }, TERMS_KEYS));
+      ctx.print(opts, source, () =>
+        keyValues({ ...source, price: shownPrice(source.price_cents) }, TERMS_KEYS),
+      );
     });
 }
 
@@ -99,6 +102,6 @@ function removals(value: string): string[] {
   return names;
 }
 
-function dollars(cents: unknown): string {
-  return typeof cents === 'number' ? `$${(cents / 100).toFixed(2)}` : show(cents);
+function shownPrice(cents: unknown): string {
+  return typeof cents === 'number' ? dollars(cents) : show(cents);
 }

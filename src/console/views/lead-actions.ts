@@ -1,7 +1,7 @@
 import { RETURN_REASONS } from '../../economics/return-rules.ts';
 import { CALL_OUTCOMES, STATUS_CHANGES, type LeadStatus } from '../../leads/lead-status.ts';
 import { LIMITS } from '../../limits.ts';
-import { dollars } from '../format.ts';
+import { dollars } from '../../money.ts';
 import { html, type Html } from '../html.ts';
 import { actionButton, postForm } from './components.ts';
 import { OUTCOME_LABELS } from './dial-queue.ts';

@@ -1,5 +1,6 @@
 import type { Purchase } from '../../leads/purchase-repository.ts';
-import { dollars, when } from '../format.ts';
+import { dollars } from '../../money.ts';
+import { when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { listSection } from './components.ts';
 

@@ -1,6 +1,6 @@
 import type { WeekSpeed } from '../../economics/report.ts';
 import type { ReportRow } from '../../economics/report-row.ts';
-import { wholeDollars } from '../format.ts';
+import { wholeDollars } from '../../money.ts';
 import { html, type Html } from '../html.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { WeekSpeed } from '../../economics/report.ts';
 import type { ReportRow } from '../../economics/report-row.ts';
-import { dollars } from '../format.ts';
+import { dollars } from '../../money.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable } from './components.ts';
 import { spendPremiumChart, speedChart } from './report-charts.ts';

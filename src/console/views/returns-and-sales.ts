@@ -1,6 +1,7 @@
 import type { LeadReturn } from '../../economics/returns.ts';
 import type { LeadSale } from '../../economics/sales.ts';
-import { dollars, when } from '../format.ts';
+import { dollars } from '../../money.ts';
+import { when } from '../format.ts';
 import { html, jsonBlock, type Html } from '../html.ts';
 import { listSection } from './components.ts';
 import { REASON_LABELS } from './lead-actions.ts';

@@ -1,5 +1,5 @@
 import type { SourceRow } from '../../sources/source-row.ts';
-import { dollars } from '../format.ts';
+import { dollars, plainDollars } from '../../money.ts';
 import { html, type Html } from '../html.ts';
 import { postForm } from './components.ts';
 
@@ -43,7 +43,7 @@ export function termsForm(s: SourceRow, csrf: string): Html {
       `/console/sources/${s.source_id}/terms`,
       html`<label
           >Price a lead (dollars)
-          <input name="price" inputmode="decimal" value="${(s.price_cents / 100).toFixed(2)}"
+          <input name="price" inputmode="decimal" value="${plainDollars(s.price_cents)}"
         /></label>
         ${number('return_window_hours', 'Return window (hours)', s.return_window_hours, '72')}
         ${number('duplicate_days', 'Repeats not billed within (days)', s.duplicate_days, '30')}

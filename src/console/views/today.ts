@@ -1,6 +1,7 @@
 import type { AgendaEntry } from '../../appointments/appointment-queries.ts';
 import type { BlockedCallTask, CallTask } from '../../automations/dial-queue.ts';
 import type { ReturnCandidate } from '../../economics/return-candidates.ts';
+import { dollars } from '../../money.ts';
 import { clock, phone, when } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { dataTable } from './components.ts';
@@ -54,7 +55,7 @@ function returnRow(r: ReturnCandidate, now: string, zone: string): Html {
   return html`<tr>
     <td><a href="/console/leads/${r.lead_id}">${r.name}</a></td>
     <td>${r.why === 'bad_number' ? 'Bad number' : 'Repeat contact'}</td>
-    <td class="num">$${(r.price_cents / 100).toFixed(2)}</td>
+    <td class="num">${dollars(r.price_cents)}</td>
     <td><strong class="age" data-until="${r.deadline}">${left(r.deadline, now)}</strong></td>
     <td>${clock(r.deadline, zone)}</td>
   </tr>`;
