@@ -1,9 +1,17 @@
 /**
- * JSON as senders send it, and the one guard for "is this a JSON object". Every folder may import
- * this file; it imports nothing.
+ * JSON as senders send it, the one guard for "is this a JSON object", and the one reading of a
+ * value as text. Every folder may import this file; it imports nothing.
  */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * A value as text: a non-empty string, else null. Stored and mapped fields are already trimmed, so
+ * this never trims; a number or a boolean is no text.
+ */
+export function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
 
 /** A plain JSON object: not null, not an array. */
 export function isJsonObject(value: unknown): value is JsonObject {

@@ -1,8 +1,7 @@
 import type { Queryable } from '../db/index.ts';
+import { text } from '../json.ts';
 import { consentOf, decideContact, type BlockReason, type ContactDecision } from '../screening/decide.ts';
 import { screenContacts, screenedOf, type ScreenedRow } from '../screening/screening-sql.ts';
-
-const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
 /**
  * Whether each lead may be texted and called now (docs/compliance.md): its lists, opt-out and

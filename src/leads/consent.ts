@@ -1,4 +1,5 @@
 import type { LeadFields } from '../ingest/types.ts';
+import { text } from '../json.ts';
 
 /** The consent evidence a delivery brings, before the database adds the time it arrived. */
 export interface ConsentEvidence {
@@ -17,7 +18,6 @@ export interface ConsentEvidence {
  */
 export function consentEvidence(fields: LeadFields, sourceId: string): ConsentEvidence | null {
   if (typeof fields.sms_consent !== 'boolean') return null;
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
   return {
     sms_consent: fields.sms_consent,
     consent_cert_url: text(fields.consent_cert_url),

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/index.ts';
 import { insertRow, run, setList, sql, type RowShape } from '../db/statement.ts';
 import type { LeadStatus } from './lead-status.ts';
 import type { LeadFields } from '../ingest/types.ts';
-import type { JsonObject } from '../json.ts';
+import { text, type JsonObject } from '../json.ts';
 import type { ConsentEvidence } from './consent.ts';
 import type { StoredLead } from './merge-lead.ts';
 import { screeningSql } from '../screening/screening-sql.ts';
@@ -201,7 +201,6 @@ export async function updateLead(
 
 /** The contact a lead is screened by: its agent, phone and email (the screening column's parameter). */
 function screeningContact(agentId: string, fields: LeadFields): string {
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
   return JSON.stringify({ agent_id: agentId, phone: text(fields.phone), email: text(fields.email) });
 }
 

@@ -14,6 +14,7 @@ import { ACTION_NOTICES, leadActions, type ActionNotice } from './lead-actions.t
 import { threadSection } from './conversation.ts';
 import type { ThreadMessage } from '../../conversations/thread-repository.ts';
 import { DO_NOT_CONTACT } from '../../automations/do-not-contact.ts';
+import { text } from '../../json.ts';
 
 export interface LeadPageData {
   lead: LeadRead;
@@ -163,7 +164,7 @@ export function consentEvidence(
       : html`<p class="empty">The sender sent no consent evidence.</p>`;
   }
   const c = consent as Record<string, unknown>;
-  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : '—');
+  const shown = (v: unknown) => text(v) ?? '—';
   const cert =
     typeof c.consent_cert_url === 'string' && /^https?:\/\//i.test(c.consent_cert_url)
       ? c.consent_cert_url
@@ -177,14 +178,14 @@ export function consentEvidence(
     </dd>
     <dt>Certificate</dt>
     <dd>
-      ${cert ? html`<a href="${cert}" rel="noopener noreferrer" target="_blank">${cert}</a>` : text(c.consent_cert_url)}
+      ${cert ? html`<a href="${cert}" rel="noopener noreferrer" target="_blank">${cert}</a>` : shown(c.consent_cert_url)}
     </dd>
     <dt>LeadiD token</dt>
-    <dd>${text(c.consent_token)}</dd>
+    <dd>${shown(c.consent_token)}</dd>
     <dt>IP address</dt>
-    <dd>${text(c.ip_address)}</dd>
+    <dd>${shown(c.ip_address)}</dd>
     <dt>User agent</dt>
-    <dd>${text(c.user_agent)}</dd>
+    <dd>${shown(c.user_agent)}</dd>
   </dl>`;
 }
 
