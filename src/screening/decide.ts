@@ -1,3 +1,4 @@
+import { hasConsentEvidence } from '../ingest/consent-evidence.ts';
 import { isStale, type ScreeningEntry } from './lists.ts';
 
 /** What screening knows of a lead when its follow-up is decided (at fan-out and before each text). */
@@ -57,9 +58,8 @@ export function consentOf(lead: Record<string, unknown>): {
   consent_evidence: boolean;
   sms_consent: boolean;
 } {
-  const given = (key: string) => typeof lead[key] === 'string' && (lead[key] as string).trim() !== '';
   return {
-    consent_evidence: given('consent_cert_url') || given('consent_token'),
+    consent_evidence: hasConsentEvidence(lead),
     sms_consent: lead.sms_consent === true,
   };
 }

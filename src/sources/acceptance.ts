@@ -1,3 +1,4 @@
+import { hasConsentEvidence } from '../ingest/consent-evidence.ts';
 import type { AcceptRules } from './terms.ts';
 
 /** A source's rules on one lead: accepted, or the first rule it breaks in words for the sender. */
@@ -19,7 +20,7 @@ export function acceptLead(rules: AcceptRules, lead: Readonly<Record<string, unk
     return refuse('min_age', `age ${age} is under this source's minimum age of ${rules.min_age}`);
   if (rules.max_age !== undefined && age !== null && age > rules.max_age)
     return refuse('max_age', `age ${age} is over this source's maximum age of ${rules.max_age}`);
-  if (rules.require_consent === true && !hasText(lead.consent_cert_url) && !hasText(lead.consent_token))
+  if (rules.require_consent === true && !hasConsentEvidence(lead))
     return refuse(
       'require_consent',
       'this source requires consent evidence: consent_cert_url or consent_token is missing',
@@ -29,8 +30,4 @@ export function acceptLead(rules: AcceptRules, lead: Readonly<Record<string, unk
 
 function refuse(rule: keyof AcceptRules, details: string): Verdict {
   return { accepted: false, rule, details };
-}
-
-function hasText(value: unknown): boolean {
-  return typeof value === 'string' && value.trim() !== '';
 }
