@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPOINTMENT_STATUSES } from '../src/appointments/transitions.ts';
+import { splitStatements } from '../src/db/migrate.ts';
 import { LEAD_STATUSES } from '../src/leads/lead-status.ts';
 import { createTestDb, type TestDb } from './support/db.ts';
 import { insertAgentSource } from './support/lead-rows.ts';
@@ -96,5 +97,36 @@ describe('every index on leads is one a query reads by (migrations/0019-unused-e
       `SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'leads'::regclass ORDER BY 1`,
     );
     expect(rows.map((r) => r.name)).toEqual(Object.keys(READ_BY).sort());
+  });
+});
+
+describe('lead emails are stored as intake normalizes them (migrations/0031-lead-emails-as-stored.sql)', () => {
+  it('When a lead row holds an email in capitals or with blanks, then the migration stores it trimmed and lower case', async () => {
+    const agent = randomUUID();
+    const source = randomUUID();
+    await insertAgentSource(t.db, agent, source, 'Mixed case');
+    const insert = (email: string | null, fields: object) =>
+      t.db.query<{ lead_id: string }>(
+        `INSERT INTO leads (agent_id, lead_id, source_id, status, name, email, fields, custom_fields)
+         VALUES ($1, gen_random_uuid(), $2, 'New', 'Mixed', $3, $4::jsonb, '{}') RETURNING lead_id`,
+        [agent, source, email, JSON.stringify(fields)],
+      );
+    const mixed = (await insert(' Pat@Example.COM', { email: ' Pat@Example.COM', state: 'TX' })).rows[0];
+    const none = (await insert(null, { state: 'OK' })).rows[0];
+    const sql = readFileSync(
+      new URL('../migrations/0031-lead-emails-as-stored.sql', import.meta.url),
+      'utf8',
+    );
+    for (const statement of splitStatements(sql)) await t.db.query(statement);
+    const { rows } = await t.db.query<{ lead_id: string; email: string | null; fields: unknown }>(
+      'SELECT lead_id, email, fields FROM leads WHERE agent_id = $1',
+      [agent],
+    );
+    const byId = new Map(rows.map((r) => [r.lead_id, r]));
+    expect(byId.get(mixed?.lead_id ?? '')).toMatchObject({
+      email: 'pat@example.com',
+      fields: { email: 'pat@example.com', state: 'TX' },
+    });
+    expect(byId.get(none?.lead_id ?? '')).toMatchObject({ email: null, fields: { state: 'OK' } });
   });
 });

@@ -199,6 +199,19 @@ describe('a list changed after the call task was made', () => {
   });
 });
 
+describe('an email delivered in capitals', () => {
+  it('When the list holds it in lower case, then the queue blocks the call: the lead stored it as intake normalized it', async () => {
+    const src = await source();
+    const task = await leadWithOpenTask(src, { email: ` Capital${n}@Example.COM ` });
+    const stored = await t.db.query<{ email: string }>('SELECT email FROM leads WHERE lead_id = $1', [
+      task.lead_id,
+    ]);
+    expect(stored.rows[0]?.email).toBe(`capital${n}@example.com`);
+    await suppress(`/agents/${src.agent_id}`, 'dnc', { emails: [`capital${n}@example.com`] });
+    expect(await callOf(src.agent_id, task.lead_id)).toBe('dnc');
+  });
+});
+
 describe('recording the outcome of a task a list blocks now', () => {
   it('When the task is named, then 404 TASK_NOT_FOUND and nothing changes; by lead, the call is the lead’s own, without the task', async () => {
     const src = await source();

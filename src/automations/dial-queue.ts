@@ -106,7 +106,7 @@ export async function readDialQueue(
         (
           await db.query<OpenTaskRow>(
             `SELECT t.task_id, t.lead_id, t.status, t.created_at, t.not_before, l.name, l.phone, l.fields,
-                    ${screenedColumns('t.agent_id', 'l.phone', 'lower(l.email)')}
+                    ${screenedColumns('t.agent_id', 'l.phone', 'l.email')}
                FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
               WHERE t.agent_id = $1 AND t.status = 'open' AND (t.not_before IS NULL OR t.not_before <= $3)
                 AND NOT ${consentHeldSql('t.agent_id', 't.lead_id')}
@@ -196,7 +196,7 @@ type Found = ScreenedRow & {
   calls: number;
   fields: LeadFields;
 };
-const SCREENED = `l.fields, ${screenedColumns('l.agent_id', 'l.phone', 'lower(l.email)')}`;
+const SCREENED = `l.fields, ${screenedColumns('l.agent_id', 'l.phone', 'l.email')}`;
 
 /**
  * The agent's outcome of a call on a lead the caller locked (`lockLeadFor`; by task, its task too),

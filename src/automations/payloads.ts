@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { normalizeEmail } from '../ingest/normalize/email.ts';
 import type { JsonObject, JsonValue } from '../json.ts';
 
 /** Ad and attribution identifiers an analytics destination receives (never the contact in clear). */
@@ -57,7 +58,10 @@ function analytics(lead: LeadSnapshot | null): JsonObject {
     const value: JsonValue | undefined = lead?.[key];
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
   };
-  const email = text('email')?.toLowerCase() ?? null;
+  // The destination matches on the hash of the email as intake normalizes it, whatever the snapshot holds.
+  const typed = text('email');
+  const normalized = typed === null ? null : normalizeEmail(typed);
+  const email = normalized?.ok ? normalized.value : null;
   const phone = text('phone');
   const attribution: JsonObject = {};
   for (const field of ATTRIBUTION_FIELDS) attribution[field] = text(field);

@@ -18,7 +18,7 @@ export async function screenContact(
     leads.map((lead) => ({
       agent_id: String(lead.agent_id),
       phone: text(lead.phone),
-      email: text(lead.email)?.toLowerCase() ?? null,
+      email: text(lead.email),
     })),
   );
   return screened.map((s, i) => decideContact({ ...s, ...consentOf(leads[i] ?? {}), now }));

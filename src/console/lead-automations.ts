@@ -57,7 +57,7 @@ export async function leadAutomations(
     db.query<
       ScreenedRow & { task_id: string; status: string; created_at: Date; fields: Record<string, unknown> }
     >(
-      `SELECT t.task_id, t.status, t.created_at, l.fields, ${screenedColumns('l.agent_id', 'l.phone', 'lower(l.email)')}
+      `SELECT t.task_id, t.status, t.created_at, l.fields, ${screenedColumns('l.agent_id', 'l.phone', 'l.email')}
          FROM dial_tasks t JOIN leads l ON l.agent_id = t.agent_id AND l.lead_id = t.lead_id
         WHERE t.agent_id = $1 AND t.lead_id = $2 ORDER BY t.created_at`,
       [agentId, leadId],

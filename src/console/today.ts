@@ -36,7 +36,7 @@ async function waitingLeads(
             ScreenedRow & { created_at: Date; fields: Record<string, unknown> }
         >(
           `SELECT l.lead_id, l.name, l.phone, l.created_at, l.fields,
-                  ${screenedColumns('l.agent_id', 'l.phone', 'lower(l.email)')}
+                  ${screenedColumns('l.agent_id', 'l.phone', 'l.email')}
              FROM leads l
             WHERE l.agent_id = $1 AND l.status = 'New'
               AND NOT EXISTS (SELECT FROM lead_history h

@@ -7,14 +7,16 @@ export interface ContactKey {
   value: string;
 }
 
-/** The keys a contact is recognised by: normalized phone, lowercased email. Phone first, always. */
+/**
+ * The keys a contact is recognised by: its phone and email as intake normalized them (the email
+ * trimmed and lower case), so they are compared as stored. Phone first, always.
+ */
 export function contactKeys(fields: LeadFields): ContactKey[] {
   const keys: ContactKey[] = [];
   if (typeof fields.phone === 'string' && fields.phone !== '')
     keys.push({ kind: 'phone', value: fields.phone });
-  if (typeof fields.email === 'string' && fields.email !== '') {
-    keys.push({ kind: 'email', value: fields.email.trim().toLowerCase() });
-  }
+  if (typeof fields.email === 'string' && fields.email !== '')
+    keys.push({ kind: 'email', value: fields.email });
   return keys;
 }
 

@@ -89,7 +89,7 @@ export async function takeFromFallbackQueue(
     }
     const holders = await findContactHolders(tx, [to], {
       phone: lead.phone,
-      email: lead.email?.toLowerCase() ?? null,
+      email: lead.email,
     });
     if (holders.length > 0)
       throw appError('VALIDATION_ERROR', 'That producer has this contact as another lead already');
