@@ -97,3 +97,11 @@ describe("a lead's writes", () => {
     expect(writers.length).toBeGreaterThan(outside.length);
   });
 });
+
+describe('CONTRIBUTING.md', () => {
+  it('When it draws src/, then it names every folder there and no other', () => {
+    const drawn = [...read('CONTRIBUTING.md').matchAll(/^src\/([\w-]+)\/ /gm)].map((m) => m[1]).sort();
+    const onDisk = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isDirectory());
+    expect(drawn).toEqual(onDisk.sort());
+  });
+});
