@@ -34,6 +34,16 @@ const tonight = () => {
 async function rowsOf<T>(sql: string, params: unknown[]): Promise<T[]> {
   return (await t.db.query<T>(sql, params)).rows;
 }
+
+/** The lead got no text and the agent's call queue holds nothing. */
+async function expectNotReached(leadId: string, agentId: string): Promise<void> {
+  expect(
+    await rowsOf(`SELECT 1 FROM sms_messages WHERE lead_id = $1 AND status IN ('scheduled', 'sent')`, [
+      leadId,
+    ]),
+  ).toEqual([]);
+  expect((await adminInject(t.app, 'GET', `/agents/${agentId}/dial-queue`)).json().tasks).toEqual([]);
+}
 const historyOf = async (leadId: string) =>
   (await adminInject(t.app, 'GET', `/leads/${leadId}`)).json().history as Array<{
     event: string;
@@ -168,14 +178,7 @@ describe('revocation: whom it reaches', () => {
       await deliver(t.app, producer.token, { name: 'Reach Ray', phone, state: 'IL', sms_consent: true })
     ).json().lead_id as string;
     await noon().runOnce();
-    expect(
-      await rowsOf(`SELECT 1 FROM sms_messages WHERE lead_id = $1 AND status IN ('scheduled', 'sent')`, [
-        later,
-      ]),
-    ).toEqual([]);
-    const producerQueue = (await adminInject(t.app, 'GET', `/agents/${producer.agent_id}/dial-queue`)).json()
-      .tasks;
-    expect(producerQueue).toEqual([]);
+    await expectNotReached(later, producer.agent_id);
   });
 
   it('When only the agency’s fallback producer has the number and it opts out, then a producer’s later lead of it is neither texted nor queued', async () => {
@@ -198,14 +201,7 @@ describe('revocation: whom it reaches', () => {
       await deliver(t.app, outsider.token, { name: 'Fallback Fay', phone, state: 'IL' })
     ).json().lead_id as string;
     await noon().runOnce();
-    expect(
-      await rowsOf(`SELECT 1 FROM sms_messages WHERE lead_id = $1 AND status IN ('scheduled', 'sent')`, [
-        later,
-      ]),
-    ).toEqual([]);
-    expect((await adminInject(t.app, 'GET', `/agents/${producer.agent_id}/dial-queue`)).json().tasks).toEqual(
-      [],
-    );
+    await expectNotReached(later, producer.agent_id);
     // An agent outside the agency, who never had the number, was not reached by this STOP.
     const outsiderQueue = (await adminInject(t.app, 'GET', `/agents/${outsider.agent_id}/dial-queue`)).json()
       .tasks as Array<{ lead_id: string }>;
