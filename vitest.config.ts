@@ -17,9 +17,9 @@ export default defineConfig({
     projects: [
       {
         // A worker process runs test file after test file, loading the source once: loading it
-        // anew for each of 110 files was about a fifth of the suite's time (55 of 240 s of wall
-        // time, 2026-11-27). Every file makes its own app and database and closes them; what the
-        // source keeps at module level is pure caches (time zones, formats).
+        // anew for each file is about a fifth of the suite's time (docs/benchmarks.md). Every file
+        // makes its own app and database and closes them; what the source keeps at module level is
+        // pure caches (time zones, formats).
         extends: true,
         test: { name: 'shared', include: TESTS, exclude: [...NOT_HERE, ...MOCKING], isolate: false },
       },

@@ -146,7 +146,7 @@ export const LIMITS = {
   nameMaxLength: 200,
   /** Characters of an agent's note on a lead. */
   noteMaxLength: 2000,
-  /** Console passwords: at least this many characters (issue: 12), at most the max. */
+  /** Console passwords: at least this many characters, at most the max. */
   passwordMinLength: 12,
   passwordMaxLength: 1024,
   emailMaxLength: 254,

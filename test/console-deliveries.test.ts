@@ -6,7 +6,7 @@ import { deliver } from './support/deliver.ts';
 import { startReceiver } from './support/receiver.ts';
 
 /**
- * The deliveries page tells the truth (issue 58, item 4): a text the default recorder kept says
+ * The deliveries page tells the truth: a text the default recorder kept says
  * nothing was sent, here and in the lead's history; each webhook row names its destination; and
  * "Retry now" is offered only where sending again can help.
  */

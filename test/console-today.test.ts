@@ -7,7 +7,7 @@ import { agentWithLogin, CONSOLE_PASSWORD, ConsoleClient } from './support/conso
 import { deliver } from './support/deliver.ts';
 
 /**
- * Today, the console's first screen (issue 58, item 1): what it reads at a fixed instant (the
+ * Today, the console's first screen (docs/decisions/0063): what it reads at a fixed instant (the
  * split of calls between now and later depends on the prospects' clocks), and the page itself.
  */
 let t: TestApp;

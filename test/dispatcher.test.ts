@@ -130,8 +130,8 @@ describe('dispatcher: rounds with a webhook destination', () => {
     const { db, waits } = countingWaits(t.db);
     expect((await fanOut(db, 200, NOON_CHICAGO)).dispatched).toBe(3);
     // On PostgreSQL: the messages; what they need (leads, destinations, agents); the numbers'
-    // opt-outs and texts of the day; every write. One statement after another, it was eleven. The
-    // embedded database's round reads outside its transaction, which only writes.
+    // opt-outs and texts of the day; every write (docs/decisions/0036). The embedded database's
+    // round reads outside its transaction, which only writes.
     expect(waits).toEqual(t.db.kind === 'pglite' ? [1] : [4]);
     for (const table of ['webhook_deliveries', 'dial_tasks', 'sms_messages'])
       expect(await countRows(t.db, table, 'agent_id = $1', [src.agent_id])).toBe(3);

@@ -14,9 +14,9 @@ let url: string;
 const dir = mkdtempSync(join(tmpdir(), 'leadgate-import-'));
 
 beforeAll(async () => {
-  // With the table upkeep `leadgate serve` runs, as an agent's import meets it. Without it, the
-  // 10,000-row import on the embedded database took 58–80 s instead of 11–17 s in 5 of about 50
-  // runs (3 of 9 under vitest; cause not found), 2026-11-27; with it, 7 of 7 took 11–16 s.
+  // With the table upkeep `leadgate serve` runs, as an agent's import meets it: without it, the
+  // 10,000-row import on the embedded database is now and then several times slower
+  // (docs/benchmarks.md).
   t = await createTestApp({ upkeep: true });
   url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
@@ -102,7 +102,7 @@ describe('leadgate send', () => {
       name: 'Big Lead 1, Jr.',
       custom_fields: { 'Favorite Color': 'teal' },
     });
-    // Running a file again is the next test's (at 1,500 rows: 10,000 replays took 9–15 s).
+    // Running a file again is the next test's, at 1,500 rows: replaying 10,000 adds nothing it checks.
   }, 240_000);
 
   it('When an import is killed half-way and run again, then no lead is created twice and every row is accounted for', async () => {

@@ -7,7 +7,7 @@ import { testDispatcher } from './support/automations.ts';
 import { countRows, GATEWAY } from './support/deliver.ts';
 import { graphLead, leadgenEnvelope, startFakeGraph, TOKEN_EXPIRED } from './support/fake-graph.ts';
 
-// Meta Lead Ads connected straight to a source (issue 57): the handshake, the signed envelope, the
+// Meta Lead Ads connected straight to a source (docs/decisions/0061): the handshake, the signed envelope, the
 // fetch from a local fake Graph API and the lead it becomes, through the gateway's write path.
 
 const PAGE_TOKEN = 'EAAGm0PX4ZCpsBA-page-token-never-shown';

@@ -5,7 +5,7 @@ import { countRows, deliver, deliverInParallel } from './support/deliver.ts';
 import { startGatewayProcess } from './support/processes.ts';
 
 /**
- * A source's terms (issue 54, items 1–3): set by PATCH, the acceptance rules at the door, the caps
+ * A source's terms (docs/decisions/0064): set by PATCH, the acceptance rules at the door, the caps
  * counted in the agent's days and months, and the purchase each accepted delivery records.
  */
 

@@ -19,11 +19,10 @@ const FAN_OUT_LOCK = 7_420_003;
 /**
  * Deletes the round's messages, each found by its key (agent and message) among those not yet
  * handed on; nothing reads a message once it is handed on (its webhook deliveries carry their own
- * bodies). Marking it dispatched instead wrote a new copy of it, payload and all, and a new index
+ * bodies). Marking it dispatched would write a new copy of it, payload and all, and a new index
  * entry, since the index of messages still to hand on names `dispatched_at`. By the message alone,
- * which no index leads with, every round would read the whole outbox. The messages an
- * earlier version marked are deleted by migrations/0020; `dispatched_at IS NULL` keeps any an older
- * process still marks out of every round.
+ * which no index leads with, every round would read the whole outbox. `dispatched_at IS NULL` keeps
+ * a message that a process not yet upgraded marks out of every round (docs/decisions/0036).
  */
 export const DELETE_HANDED_ON = `DELETE FROM outbox o
  USING unnest($1::uuid[], $2::uuid[]) AS d (agent_id, message_id)
@@ -143,7 +142,7 @@ async function readRound(
     ),
   ]);
   // The whole lead only for the messages a webhook goes out for, read beside the follow-ups' own
-  // questions: a round without webhooks waits no more than it did.
+  // questions so it adds no wait: a round without webhooks reads no lead.
   const [views, { tasks, texts }] = await Promise.all([
     getLeadViews(
       q,

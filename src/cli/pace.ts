@@ -31,8 +31,8 @@ export interface Pace {
  *   burst are one signal), and grows by one a window's worth of answers again, up to the import's
  *   concurrency. Else, after a hold, every row in flight went at once and most were refused again.
  *
- * With each row retrying on its own schedule instead, an import against a source's limit was
- * slower and, against small bursts, gave rows up after their six 429s.
+ * With each row retrying on its own schedule instead, an import against a source's limit would be
+ * slower and, against small bursts, give rows up after their six 429s (docs/decisions/0049).
  */
 export function createPace(concurrency: number, base: typeof fetch, clock: Clock = realClock): Pace {
   let heldUntil = 0;

@@ -12,7 +12,7 @@ const port = parentPort;
 if (!port) throw new Error('pglite-worker.ts runs as a worker thread');
 
 // Before PGlite starts, so the memory its WebAssembly's compilation frees goes back too; from this
-// thread, so the 1-3 ms a trim takes is never the server's event loop's.
+// thread, so the time a trim takes is never the server's event loop's (docs/decisions/0034).
 const place = workerData as PglitePlace;
 if (place.returnsMemory !== false) {
   await keepReturningFreedMemory({

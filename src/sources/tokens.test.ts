@@ -69,7 +69,7 @@ describe('source tokens', () => {
   });
 
   it('When a token carries the HMAC check computed by node itself, then it passes (a known token from before)', () => {
-    // Its check made by node's own HMAC, as the code before 2026-11-28 made every token's.
+    // Its check made by node's own HMAC, as tokens already issued may have theirs (docs/decisions/0006).
     const bytes = Buffer.from('9f1c2a4e7b3d4c1a8e2f6a5b', 'hex');
     const check = createHmac('sha256', KEY).update(bytes).digest().subarray(0, 4);
     const hex = Buffer.concat([bytes, check]).toString('hex');

@@ -9,8 +9,8 @@ import { PGLITE_IMAGE_ENV, PGLITE_TEMPLATE_ENV } from './db.ts';
 /**
  * Once per test run on the embedded database: a data directory made by initdb and migrated, which
  * servers started by tests begin as a copy of, and its dump, which each test file's in-memory
- * database starts from (test/support/db.ts). Making a database afresh took 3–5 s a file; a copy
- * on disk and its opening about 1.6 s; the dump loaded into memory about 0.6 s (2026-11-27).
+ * database starts from (test/support/db.ts). Loading the dump into memory is the fastest of the
+ * three ways a file could get its database (docs/benchmarks.md).
  */
 export default async function setup(): Promise<() => void> {
   if (process.env.TEST_DATABASE_URL) return () => undefined;
