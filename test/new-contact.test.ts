@@ -145,7 +145,7 @@ const recorded = () => {
   return { db: f.db, seen: f.state.seen, state: f.state, write: createDeliveryWriter(f.db) };
 };
 
-describe('new contacts written together', () => {
+describe('new contacts that arrive at the same moment', () => {
   // The new-contact statement, in its many-row form.
   const many = (sql: string) => sql.includes('json_to_recordset') && sql.includes('INSERT INTO leads');
 

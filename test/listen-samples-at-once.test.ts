@@ -44,7 +44,7 @@ async function samplesOf(sourceId: string): Promise<Map<string, unknown>> {
   return new Map(rows.map((r) => [r.body.name, r]));
 }
 
-describe('Listen samples stored together', () => {
+describe('Listen samples that arrive at the same moment', () => {
   it('When Listen samples arrive at once, then they share statements, and each is stored as it would be alone', async () => {
     const alone = await seedSource(t.db, 'Listen Alone Agent');
     const together = await seedSource(t.db, 'Listen Together Agent');

@@ -6,7 +6,7 @@ import { deliverInParallel } from './support/deliver.ts';
 import { migratedDataDir, TEST_DATABASE_URL } from './support/db.ts';
 import { startBinProcess } from './support/processes.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'leadgate-semi-'));
+const dir = mkdtempSync(join(tmpdir(), 'leadgate-serve-'));
 const dataDirs: string[] = [];
 afterAll(() => {
   for (const d of [dir, ...dataDirs]) rmSync(d, { recursive: true, force: true });
@@ -43,7 +43,7 @@ async function semiSpaceOfServeMb(
   env: Record<string, string>,
   name: string,
 ): Promise<{ mb: number; flags: string }> {
-  const dataDir = migratedDataDir(`leadgate-semi-${name}-`);
+  const dataDir = migratedDataDir(`leadgate-serve-${name}-`);
   dataDirs.push(dataDir);
   const server = await startBinProcess(
     ['serve'],
@@ -71,8 +71,8 @@ async function semiSpaceOfServeMb(
 }
 
 // An embedded server's setting: the suite on PostgreSQL has no migrated embedded database to start from.
-describe.skipIf(TEST_DATABASE_URL)('an embedded server’s young generation', () => {
-  it('When leadgate serve starts on the embedded database, then node runs it with a 4 MB semi-space and the heap growth set, where with SEMI_SPACE_MB=0 V8 grows the space past', async () => {
+describe.skipIf(TEST_DATABASE_URL)('an embedded server on a small machine', () => {
+  it('When leadgate serve starts on the embedded database, then its young generation is held to 4 MB and its heap growth to 50 %, where with SEMI_SPACE_MB=0 V8 grows the young generation past', async () => {
     const free = await semiSpaceOfServeMb({ SEMI_SPACE_MB: '0' }, 'v8');
     expect(free.mb).toBeGreaterThan(4);
     expect(free.flags).not.toContain('--max-semi-space-size');

@@ -4,7 +4,7 @@ import { deliver } from './support/deliver.ts';
 import { loadLead } from './support/lead-rows.ts';
 
 /**
- * Answers that teach what to do next (issue 58, item 7), on the database the suite runs on: an
+ * Answers that say what to do next, on the database the suite runs on: an
  * appointment kept with a warning when it is past or at night, a missing name that says which
  * fields will do, a private destination's refusal that names the switch.
  */

@@ -71,7 +71,7 @@ async function keepsTheNewest(
   expect(after.slice(n + 1).map((r) => r.sample_id)).toEqual(older.slice(-(LIMIT - n - 1)).reverse());
 }
 
-describe('refused deliveries kept together', () => {
+describe('refused deliveries from a broken integration posting in a loop', () => {
   it('When refused deliveries come with a token the process remembers, then no lookup is made: the insert checks the token', async () => {
     const s = await seedSource(t.db, 'Refused Remembered Agent');
     expect((await deliver(t.app, s.token, { name: 'First Lead' })).statusCode).toBe(200);
