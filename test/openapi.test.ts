@@ -7,6 +7,8 @@ import { LEAD_FIELDS, type FieldKind } from '../src/ingest/fields.ts';
 import { LISTEN_MESSAGE } from '../src/gateway/result.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Compile } from 'typebox/compile';
+import { readFileSync } from 'node:fs';
+import { CLI_TYPES_FILE, renderCliTypes } from '../scripts/cli-types.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { deliver } from './support/deliver.ts';
 
@@ -315,6 +317,14 @@ describe('GET /v1/openapi.json', () => {
       ]);
       expect(examples('500').sort()).toEqual(['INSERT_FAILED', 'LISTEN_INSERT_FAILED', 'SERVER_ERROR']);
     }
+  });
+});
+
+describe('the CLI’s types', () => {
+  it('when generated from the document, then they are src/cli/admin-api.ts as committed (npm run generate:cli-types)', async () => {
+    // Generated in memory: a test never rewrites a tracked file.
+    const generated = await renderCliTypes(doc);
+    expect(generated).toBe(readFileSync(CLI_TYPES_FILE, 'utf8'));
   });
 });
 
