@@ -1,6 +1,7 @@
 import { LIMITS } from '../limits.ts';
 import { isJsonObject } from '../json.ts';
 import { readFileSync } from 'node:fs';
+import type { paths } from './admin-api.ts';
 import { join, resolve } from 'node:path';
 
 /** An error the CLI reports as one line on stderr, exiting 1. */
@@ -18,9 +19,76 @@ export class ApiError extends CliError {
   }
 }
 
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The admin API's operations by path, the path without its `/v1/admin` prefix. */
+type AdminPaths = { [P in keyof paths as P extends `/v1/admin${infer Rest}` ? Rest : never]: paths[P] };
+
+/** The paths (`/agents/{agent_id}`) that have an operation of this method. */
+export type AdminPath<M extends Method> = {
+  [P in keyof AdminPaths]: AdminPaths[P][Lowercase<M> & keyof AdminPaths[P]] extends { responses: unknown }
+    ? P
+    : never;
+}[keyof AdminPaths];
+
+type Operation<M extends Method, P extends AdminPath<M>> = AdminPaths[P][Lowercase<M> & keyof AdminPaths[P]];
+
+type PathInit<O> = O extends { parameters: { path: infer T } } ? { path: T } : { path?: never };
+type QueryInit<O> = O extends { parameters: { query: infer T } }
+  ? { query: T }
+  : O extends { parameters: { query?: infer T } }
+    ? { query?: T }
+    : { query?: never };
+type BodyInit<O> = O extends { requestBody?: never }
+  ? { body?: never }
+  : O extends { requestBody: { content: { 'application/json': infer B } } }
+    ? { body: B }
+    : O extends { requestBody?: { content: { 'application/json': infer B } } }
+      ? { body?: B }
+      : { body?: never };
+
+/** What a request gives besides its method and path: path parameters, query and body, as documented. */
+type RequestParts<O> = PathInit<O> & QueryInit<O> & BodyInit<O>;
+/** The parts as the call's last argument, left out when every part is optional. */
+type PartsArg<O> =
+  Record<never, never> extends RequestParts<O> ? [parts?: RequestParts<O>] : [parts: RequestParts<O>];
+
+/** An answer's JSON body (undefined for a 204), of whichever success the operation documents. */
+type JsonBody<R> = R extends { content: { 'application/json': infer J } } ? J : undefined;
+type Success<O> = O extends { responses: infer R } ? R[Extract<keyof R, 200 | 201 | 202 | 204>] : never;
+
+/** What the admin API answers to this method on this path, as its OpenAPI document describes it. */
+export type AdminAnswer<M extends Method, P extends AdminPath<M>> = JsonBody<Success<Operation<M, P>>>;
+
+/** The JSON body a request of this method on this path sends. */
+export type AdminBody<M extends Method, P extends AdminPath<M>> = NonNullable<
+  RequestParts<Operation<M, P>>['body']
+>;
+
+/** The query parameters a request of this method on this path takes. */
+export type AdminQuery<M extends Method, P extends AdminPath<M>> = NonNullable<
+  RequestParts<Operation<M, P>>['query']
+>;
+
+/**
+ * The admin API, typed by the types generated from its OpenAPI document (admin-api.ts): a path,
+ * parameter, body field or answer field the server renames no longer compiles here.
+ */
 export interface AdminClient {
   readonly baseUrl: string;
-  request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  request<M extends Method, P extends AdminPath<M>>(
+    method: M,
+    path: P,
+    ...parts: PartsArg<Operation<M, P>>
+  ): Promise<AdminAnswer<M, P>>;
+  /** A GET answered as text: the report's CSV export, which the document describes as JSON only. */
+  text<P extends AdminPath<'GET'>>(path: P, ...parts: PartsArg<Operation<'GET', P>>): Promise<string>;
+}
+
+interface LooseParts {
+  path?: Record<string, string>;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
 }
 
 const DEFAULT_URL = 'http://127.0.0.1:3000';
@@ -32,44 +100,60 @@ const DEFAULT_URL = 'http://127.0.0.1:3000';
 export function createAdminClient(env: NodeJS.ProcessEnv): AdminClient {
   const baseUrl = serverUrl(env);
   let key: string | undefined;
+  async function send(method: Method, template: string, parts: LooseParts = {}): Promise<unknown> {
+    const { body } = parts;
+    key ??= adminKey(env);
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(`${baseUrl}/v1/admin${fillPath(template, parts)}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(LIMITS.cliTimeoutMs),
+      });
+    } catch (err) {
+      if (err instanceof Error && err.name === 'TimeoutError') {
+        throw new CliError(`leadgate at ${baseUrl} did not answer within ${LIMITS.cliTimeoutMs / 1000} s`);
+      }
+      const reason = causeCode(err);
+      throw new CliError(
+        `cannot reach leadgate at ${baseUrl} — is \`npm start\` running?${reason ? ` (${reason})` : ''}`,
+      );
+    }
+    const text = await res.text();
+    if (res.status === 204) return undefined;
+    // An export (the report's CSV) is text, given as it came.
+    if (res.ok && res.headers.get('content-type')?.startsWith('text/csv')) return text;
+    const parsed = parseJson(text);
+    if (!res.ok) throw toApiError(res.status, parsed, text);
+    if (parsed === undefined) throw new CliError(`unexpected answer from ${baseUrl}: ${text.slice(0, 200)}`);
+    return parsed;
+  }
   return {
     baseUrl,
-    async request<T>(
-      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-      path: string,
-      body?: unknown,
-    ): Promise<T> {
-      key ??= adminKey(env);
-      const headers: Record<string, string> = { authorization: `Bearer ${key}`, accept: 'application/json' };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      let res: Response;
-      try {
-        res = await fetch(`${baseUrl}/v1/admin${path}`, {
-          method,
-          headers,
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          signal: AbortSignal.timeout(LIMITS.cliTimeoutMs),
-        });
-      } catch (err) {
-        if (err instanceof Error && err.name === 'TimeoutError') {
-          throw new CliError(`leadgate at ${baseUrl} did not answer within ${LIMITS.cliTimeoutMs / 1000} s`);
-        }
-        const reason = causeCode(err);
-        throw new CliError(
-          `cannot reach leadgate at ${baseUrl} — is \`npm start\` running?${reason ? ` (${reason})` : ''}`,
-        );
-      }
-      const text = await res.text();
-      if (res.status === 204) return undefined as T;
-      // An export (the report's CSV) is text, given as it came.
-      if (res.ok && res.headers.get('content-type')?.startsWith('text/csv')) return text as T;
-      const parsed = parseJson(text);
-      if (!res.ok) throw toApiError(res.status, parsed, text);
-      if (parsed === undefined)
-        throw new CliError(`unexpected answer from ${baseUrl}: ${text.slice(0, 200)}`);
-      return parsed as T;
+    // The answer is trusted to be what the document says: the server's own schemas serialize it.
+    request: async (method, path, ...[parts]) => (await send(method, path, parts)) as never,
+    async text(path, ...[parts]) {
+      const answer = await send('GET', path, parts);
+      if (typeof answer !== 'string') throw new CliError(`unexpected answer from ${baseUrl}: not text`);
+      return answer;
     },
   };
+}
+
+/** `/agents/{agent_id}/leads` with its parameters filled in (each a path segment, as typed by the user) and the query set. */
+function fillPath(template: string, parts: LooseParts): string {
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = parts.path?.[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in ${template}`);
+    return encodeURIComponent(value);
+  });
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(parts.query ?? {}))
+    if (value !== undefined) query.set(name, value);
+  return query.size > 0 ? `${path}?${query.toString()}` : path;
 }
 
 /** LEADGATE_URL without a trailing slash; a PUBLIC_BASE_URL-style value ending in /v1 works too. */

@@ -35,10 +35,3 @@ export function commandContext(io: CliIo, client: () => AdminClient): CommandCon
 
 /** A path segment as typed by the user, safe in a URL. */
 export const segment = (value: string) => encodeURIComponent(value);
-
-/** `?a=1&b=2` of the options that are set, or '' when none is. */
-export function queryString(values: Record<string, string | undefined>): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value !== undefined) query.set(key, value);
-  return query.size > 0 ? `?${query.toString()}` : '';
-}

@@ -1,19 +1,25 @@
 import { isJsonObject } from '../json.ts';
 import { DateTime } from 'luxon';
-import { keyValues, show, table, type Row } from './output.ts';
+import type { AdminAnswer } from './api-client.ts';
+import { keyValues, show, table } from './output.ts';
 
 /** Readable views of the admin API's lead and sample objects. */
 
-const LEAD_TAIL = ['custom_fields', 'appointments', 'history'];
+type Lead = AdminAnswer<'GET', '/leads/{lead_id}'>;
+type Sample = AdminAnswer<'GET', '/sources/{source_id}/samples'>['samples'][number];
+type Remap = AdminAnswer<'POST', '/sources/{source_id}/samples/{sample_id}/remap'>;
 
-export function renderLead(lead: Row): string {
-  const keys = Object.keys(lead).filter((k) => !LEAD_TAIL.includes(k) && lead[k] !== null && lead[k] !== '');
+const LEAD_TAIL: readonly string[] = ['custom_fields', 'appointments', 'history'] satisfies (keyof Lead)[];
+
+export function renderLead(lead: Lead): string {
+  const row: Record<string, unknown> = lead;
+  const keys = Object.keys(row).filter((k) => !LEAD_TAIL.includes(k) && row[k] !== null && row[k] !== '');
   const lines = [keyValues(lead, keys)];
   const custom = lead.custom_fields;
   if (isJsonObject(custom) && Object.keys(custom).length > 0) {
     lines.push('', 'Custom fields:', keyValues(custom));
   }
-  const appointments = Array.isArray(lead.appointments) ? (lead.appointments as Row[]) : [];
+  const { appointments, history } = lead;
   lines.push('', appointments.length === 0 ? 'Appointments: none' : 'Appointments:');
   if (appointments.length > 0) {
     lines.push(
@@ -29,7 +35,6 @@ export function renderLead(lead: Row): string {
       ),
     );
   }
-  const history = Array.isArray(lead.history) ? (lead.history as Row[]) : [];
   lines.push('', history.length === 0 ? 'History: none' : 'History:');
   for (const h of history) {
     const changes = isJsonObject(h.changes) && Object.keys(h.changes).length > 0;
@@ -39,7 +44,7 @@ export function renderLead(lead: Row): string {
 }
 
 /** A sample: a Listen-mode delivery, or a live one the gateway refused. */
-export function renderSample(s: Row): string {
+export function renderSample(s: Sample): string {
   const outcome =
     s.listen === false
       ? `refused: ${show(s.error_code)}`
@@ -56,7 +61,7 @@ export function renderSample(s: Row): string {
 }
 
 /** A stored sample mapped again with the source's current rules. */
-export function renderRemap(s: Row): string {
+export function renderRemap(s: Remap): string {
   const outcome = s.error_code ? `would be refused: ${show(s.error_code)}` : 'ok';
   return [
     `Sample ${show(s.sample_id)} with the current rules (nothing stored): ${outcome}, ${warningCount(s)}`,
@@ -65,20 +70,16 @@ export function renderRemap(s: Row): string {
   ].join('\n');
 }
 
-function warnings(s: Row): Row[] {
-  return Array.isArray(s.warnings) ? (s.warnings as Row[]) : [];
-}
-
-const warningCount = (s: Row) => `${warnings(s).length} warning(s)`;
+const warningCount = (s: Sample | Remap) => `${s.warnings.length} warning(s)`;
 
 /** What the mapping made of a body: its format, the lead, custom_fields, and each warning. */
-function mappingLines(s: Row): string[] {
+function mappingLines(s: Sample | Remap): string[] {
   const lines = [
     `  format:        ${show(s.body_format)}`,
     `  mapped:        ${show(s.mapped)}`,
     `  custom_fields: ${show(s.custom_fields)}`,
   ];
-  for (const w of warnings(s))
+  for (const w of s.warnings)
     lines.push(`  warning:       ${show(w.field)}: ${show(w.code)} — ${show(w.message)}`);
   return lines;
 }

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { CliError } from '../api-client.ts';
+import { CliError, type AdminAnswer, type AdminBody } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { segment } from '../io.ts';
 import { wholeNumber } from '../options.ts';
-import { keyValues, show, table, type Row } from '../output.ts';
+import { keyValues, show, table } from '../output.ts';
 import { addAgencyInvitationCommands } from './agency-invitations.ts';
 import { addAgencyMemberCommands } from './agency-members.ts';
 import { issuedSource } from './sources.ts';
@@ -39,11 +38,13 @@ function createAgency(agencies: Command, ctx: CommandContext): void {
     .option('--claim-minutes <n>', 'move a lead not called within N minutes of calling hours', claimMinutes)
     .option('--json', 'print the API response as JSON')
     .action(async (name: string, opts: CreateOpts) => {
-      const agency = await ctx.client().request<Row>('POST', '/agencies', {
-        name,
-        fallback_agent_id: opts.fallback,
-        ...(opts.timezone ? { timezone: opts.timezone } : {}),
-        ...(opts.claimMinutes ? { claim_minutes: opts.claimMinutes } : {}),
+      const agency = await ctx.client().request('POST', '/agencies', {
+        body: {
+          name,
+          fallback_agent_id: opts.fallback,
+          timezone: opts.timezone || undefined,
+          claim_minutes: opts.claimMinutes || undefined,
+        },
       });
       ctx.print(opts, agency, () => keyValues(agency));
     });
@@ -58,13 +59,13 @@ function showAgency(agencies: Command, ctx: CommandContext): void {
     .action(async (agencyId: string, opts: JsonOpt) => {
       const agency = await ctx
         .client()
-        .request<Row & { members: Row[] }>('GET', `/agencies/${segment(agencyId)}`);
+        .request('GET', '/agencies/{agency_id}', { path: { agency_id: agencyId } });
       ctx.print(opts, agency, () => renderAgency(agency));
     });
 }
 
 /** The agency's fields, then a table of its producers with each one's share of the day's leads. */
-function renderAgency({ members, ...agency }: Row & { members: Row[] }): string {
+function renderAgency({ members, ...agency }: AdminAnswer<'GET', '/agencies/{agency_id}'>): string {
   const lines = [keyValues(agency), ''];
   if (members.length === 0)
     return [...lines, 'No producers: every lead goes to the fallback producer.'].join('\n');
@@ -98,7 +99,7 @@ function listAgencies(agencies: Command, ctx: CommandContext): void {
     .action(async (opts: JsonOpt & { agent: string }) => {
       const data = await ctx
         .client()
-        .request<{ agencies: Row[] }>('GET', `/agents/${segment(opts.agent)}/agencies`);
+        .request('GET', '/agents/{agent_id}/agencies', { path: { agent_id: opts.agent } });
       ctx.print(opts, data, () =>
         data.agencies.length === 0
           ? 'No agencies: the agent is the fallback producer of none.'
@@ -135,18 +136,20 @@ function updateAgency(agencies: Command, ctx: CommandContext): void {
     .action(async (agencyId: string, opts: UpdateOpts) => {
       if (!opts.claim && opts.claimMinutes !== undefined)
         throw new CliError('give --claim-minutes N or --no-claim, not both');
-      const body = {
-        ...(opts.name !== undefined ? { name: opts.name } : {}),
-        ...(opts.fallback !== undefined ? { fallback_agent_id: opts.fallback } : {}),
-        ...(opts.timezone !== undefined ? { timezone: opts.timezone } : {}),
-        ...(opts.claimMinutes !== undefined ? { claim_minutes: opts.claimMinutes } : {}),
-        ...(!opts.claim ? { claim_minutes: null } : {}),
+      // An option not given is undefined, which JSON leaves out.
+      const body: AdminBody<'PATCH', '/agencies/{agency_id}'> = {
+        name: opts.name,
+        fallback_agent_id: opts.fallback,
+        timezone: opts.timezone,
+        claim_minutes: opts.claim ? opts.claimMinutes : null,
       };
-      if (Object.keys(body).length === 0)
+      if (Object.values(body).every((value) => value === undefined))
         throw new CliError(
           'give what to change: --name, --fallback, --timezone, --claim-minutes or --no-claim',
         );
-      const agency = await ctx.client().request<Row>('PATCH', `/agencies/${segment(agencyId)}`, body);
+      const agency = await ctx
+        .client()
+        .request('PATCH', '/agencies/{agency_id}', { path: { agency_id: agencyId }, body });
       ctx.print(opts, agency, () => keyValues(agency));
     });
 }
@@ -163,7 +166,7 @@ function agencySource(agencies: Command, ctx: CommandContext): void {
     .action(async (agencyId: string, name: string, opts: JsonOpt) => {
       const source = await ctx
         .client()
-        .request<Row>('POST', `/agencies/${segment(agencyId)}/sources`, { name });
+        .request('POST', '/agencies/{agency_id}/sources', { path: { agency_id: agencyId }, body: { name } });
       ctx.print(opts, source, () =>
         issuedSource(source, ['source_id', 'agency_id', 'agent_id', 'name', 'active', 'created_at']),
       );

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { segment } from '../io.ts';
 import { stateCodes, wholeNumber } from '../options.ts';
-import { keyValues, show, table, type Row } from '../output.ts';
+import { keyValues, show, table } from '../output.ts';
 
 /**
  * How a producer joins an agency with its own agreement: the manager invites with the terms, the
@@ -30,11 +29,14 @@ function invite(agencies: Command, ctx: CommandContext): void {
     .option('--paused', 'joins paused: skipped by the rotation until made active')
     .option('--json', 'print the API response as JSON')
     .action(async (agencyId: string, opts: InviteOpts) => {
-      const made = await ctx.client().request<Row>('POST', `/agencies/${segment(agencyId)}/invitations`, {
-        licensed_states: opts.states,
-        ...(opts.weight !== undefined ? { weight: opts.weight } : {}),
-        ...(opts.cap !== undefined ? { daily_cap: opts.cap } : {}),
-        ...(opts.paused ? { active: false } : {}),
+      const made = await ctx.client().request('POST', '/agencies/{agency_id}/invitations', {
+        path: { agency_id: agencyId },
+        body: {
+          licensed_states: opts.states,
+          weight: opts.weight,
+          daily_cap: opts.cap,
+          active: opts.paused ? false : undefined,
+        },
       });
       ctx.print(opts, made, () =>
         [
@@ -56,7 +58,7 @@ function invitations(agencies: Command, ctx: CommandContext): void {
     .action(async (agencyId: string, opts: JsonOpt) => {
       const data = await ctx
         .client()
-        .request<{ invitations: Row[] }>('GET', `/agencies/${segment(agencyId)}/invitations`);
+        .request('GET', '/agencies/{agency_id}/invitations', { path: { agency_id: agencyId } });
       ctx.print(opts, data, () =>
         data.invitations.length === 0
           ? 'No open invitations.'
@@ -80,7 +82,9 @@ function join(agencies: Command, ctx: CommandContext): void {
     .action(async (agencyId: string, invitationId: string, opts: JsonOpt) => {
       const joined = await ctx
         .client()
-        .request<Row>('POST', `/agencies/${segment(agencyId)}/invitations/${segment(invitationId)}/accept`);
+        .request('POST', '/agencies/{agency_id}/invitations/{invitation_id}/accept', {
+          path: { agency_id: agencyId, invitation_id: invitationId },
+        });
       ctx.print(opts, joined, () =>
         [`Joined ${show(joined.agency_name)} as a producer.`, keyValues(joined)].join('\n'),
       );
@@ -96,7 +100,7 @@ function memberships(agencies: Command, ctx: CommandContext): void {
     .action(async (opts: JsonOpt & { agent: string }) => {
       const data = await ctx
         .client()
-        .request<{ memberships: Row[] }>('GET', `/agents/${segment(opts.agent)}/memberships`);
+        .request('GET', '/agents/{agent_id}/memberships', { path: { agent_id: opts.agent } });
       ctx.print(opts, data, () =>
         data.memberships.length === 0
           ? 'A producer of no agency.'

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { CliError } from '../api-client.ts';
+import { CliError, type AdminAnswer, type AdminBody } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { segment } from '../io.ts';
 import { stateCodes, wholeNumber } from '../options.ts';
-import { keyValues, show, table, type Row } from '../output.ts';
+import { keyValues, show, table } from '../output.ts';
 
 /** An agency's producers, and its fallback queue: the leads nobody else could take, given by hand. */
 export function addAgencyMemberCommands(agencies: Command, ctx: CommandContext): void {
@@ -42,7 +41,9 @@ function putMember(agencies: Command, ctx: CommandContext): void {
     .action(async (agencyId: string, agentId: string, opts: MemberOpts) => {
       if (opts.paused && opts.active) throw new CliError('give --paused or --active, not both');
       // The API replaces a producer whole: start from what it has, so an option left out stays.
-      const agency = await ctx.client().request<{ members: Row[] }>('GET', `/agencies/${segment(agencyId)}`);
+      const agency = await ctx
+        .client()
+        .request('GET', '/agencies/{agency_id}', { path: { agency_id: agencyId } });
       const had = agency.members.find((m) => String(m.agent_id) === agentId.toLowerCase());
       const states = opts.states ?? had?.licensed_states;
       if (states === undefined)
@@ -50,15 +51,16 @@ function putMember(agencies: Command, ctx: CommandContext): void {
       const weight = opts.weight ?? had?.weight;
       const cap = opts.cap === false ? null : (opts.cap ?? had?.daily_cap);
       const active = opts.paused ? false : opts.active ? true : had?.active;
-      const body = {
+      const body: AdminBody<'PUT', '/agencies/{agency_id}/members/{agent_id}'> = {
         licensed_states: states,
-        ...(weight !== undefined ? { weight } : {}),
-        ...(cap !== undefined ? { daily_cap: cap } : {}),
-        ...(active !== undefined ? { active } : {}),
+        weight,
+        daily_cap: cap,
+        active,
       };
-      const member = await ctx
-        .client()
-        .request<Row>('PUT', `/agencies/${segment(agencyId)}/members/${segment(agentId)}`, body);
+      const member = await ctx.client().request('PUT', '/agencies/{agency_id}/members/{agent_id}', {
+        path: { agency_id: agencyId, agent_id: agentId },
+        body,
+      });
       ctx.print(opts, member, () =>
         [`${had ? 'Changed' : 'Added'} producer ${show(member.name)}.`, keyValues(member)].join('\n'),
       );
@@ -75,7 +77,9 @@ function removeMember(agencies: Command, ctx: CommandContext): void {
     .argument('<agent_id>')
     .option('--json', 'print {"removed": true}')
     .action(async (agencyId: string, agentId: string, opts: JsonOpt) => {
-      await ctx.client().request('DELETE', `/agencies/${segment(agencyId)}/members/${segment(agentId)}`);
+      await ctx.client().request('DELETE', '/agencies/{agency_id}/members/{agent_id}', {
+        path: { agency_id: agencyId, agent_id: agentId },
+      });
       ctx.print(opts, { removed: true }, () => `Producer ${agentId} removed; the leads it has stay its own.`);
     });
 }
@@ -89,7 +93,7 @@ function fallbackQueue(agencies: Command, ctx: CommandContext): void {
     .action(async (agencyId: string, opts: JsonOpt) => {
       const data = await ctx
         .client()
-        .request<{ leads: Row[] }>('GET', `/agencies/${segment(agencyId)}/fallback-queue`);
+        .request('GET', '/agencies/{agency_id}/fallback-queue', { path: { agency_id: agencyId } });
       ctx.print(opts, data, () =>
         data.leads.length === 0
           ? 'The fallback queue is empty.'
@@ -108,9 +112,10 @@ function fallbackQueue(agencies: Command, ctx: CommandContext): void {
     });
 }
 
+type FallbackLead = AdminAnswer<'GET', '/agencies/{agency_id}/fallback-queue'>['leads'][number];
+
 /** The producers licensed in a lead's state, `Name (agent_id)`, or none. */
-function mayTakeIt(licensed: unknown): string {
-  const producers = Array.isArray(licensed) ? (licensed as Row[]) : [];
+function mayTakeIt(producers: FallbackLead['licensed']): string {
   return producers.length === 0
     ? 'nobody licensed there'
     : producers.map((p) => `${show(p.name)} (${show(p.agent_id)})`).join(', ');
@@ -127,8 +132,11 @@ function assignLead(agencies: Command, ctx: CommandContext): void {
     .action(async (agencyId: string, leadId: string, agentId: string, opts: JsonOpt) => {
       const routing = await ctx
         .client()
-        .request<Row>('POST', `/agencies/${segment(agencyId)}/fallback-queue/${segment(leadId)}/assign`, {
-          agent_id: agentId,
+        .request('POST', '/agencies/{agency_id}/fallback-queue/{lead_id}/assign', {
+          path: { agency_id: agencyId, lead_id: leadId },
+          body: {
+            agent_id: agentId,
+          },
         });
       ctx.print(opts, routing, () =>
         [

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import type { AdminAnswer } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { segment } from '../io.ts';
-import { keyValues, show, table, type Row } from '../output.ts';
+import { keyValues, show, table } from '../output.ts';
 
 export function addAgentCommands(program: Command, ctx: CommandContext): void {
   const agents = program.command('agents').description('agents who receive leads');
@@ -21,12 +21,10 @@ function createAgent(agents: Command, ctx: CommandContext): void {
     .option('--email <email>', 'the agent’s console login')
     .option('--json', 'print the API response as JSON')
     .action(async (opts: JsonOpt & { name: string; timezone?: string; email?: string }) => {
-      const body = {
-        name: opts.name,
-        ...(opts.timezone ? { timezone: opts.timezone } : {}),
-        ...(opts.email ? { email: opts.email } : {}),
-      };
-      const agent = await ctx.client().request<Row>('POST', '/agents', body);
+      const agent = await ctx.client().request('POST', '/agents', {
+        // An option not given is undefined, which JSON leaves out.
+        body: { name: opts.name, timezone: opts.timezone || undefined, email: opts.email || undefined },
+      });
       ctx.print(opts, agent, () => keyValues(agent));
     });
 }
@@ -38,12 +36,12 @@ function listAgents(agents: Command, ctx: CommandContext): void {
     .description('the agents and their ids (with an agent key: that agent alone)')
     .option('--json', 'print the agents as JSON')
     .action(async (opts: JsonOpt) => {
-      const all: Row[] = [];
+      const all: AdminAnswer<'GET', '/agents'>['agents'] = [];
       let cursor: string | null = null;
       do {
-        const page: { agents: Row[]; next_cursor: string | null } = await ctx
+        const page: AdminAnswer<'GET', '/agents'> = await ctx
           .client()
-          .request('GET', `/agents${cursor ? `?cursor=${segment(cursor)}` : ''}`);
+          .request('GET', '/agents', { query: { cursor: cursor ?? undefined } });
         all.push(...page.agents);
         cursor = page.next_cursor;
       } while (cursor);
@@ -65,7 +63,7 @@ function showAgent(agents: Command, ctx: CommandContext): void {
     .argument('<agent_id>')
     .option('--json', 'print the API response as JSON')
     .action(async (agentId: string, opts: JsonOpt) => {
-      const agent = await ctx.client().request<Row>('GET', `/agents/${segment(agentId)}`);
+      const agent = await ctx.client().request('GET', '/agents/{agent_id}', { path: { agent_id: agentId } });
       ctx.print(opts, agent, () => keyValues(agent));
     });
 }
@@ -78,7 +76,9 @@ function setPassword(agents: Command, ctx: CommandContext): void {
     .action(async (agentId: string) => {
       // One trailing line break (echo, a heredoc) is not part of the password.
       const password = (await ctx.readStdin()).replace(/\r?\n$/, '');
-      await ctx.client().request('PUT', `/agents/${segment(agentId)}/password`, { password });
+      await ctx
+        .client()
+        .request('PUT', '/agents/{agent_id}/password', { path: { agent_id: agentId }, body: { password } });
       ctx.print({}, null, () => 'Password set; the agent’s console sessions were ended.');
     });
 }
@@ -91,7 +91,9 @@ function agentKeys(agents: Command, ctx: CommandContext): void {
     .argument('<agent_id>')
     .option('--json', 'print the API response as JSON')
     .action(async (agentId: string, opts: JsonOpt) => {
-      const key = await ctx.client().request<Row>('POST', `/agents/${segment(agentId)}/keys`);
+      const key = await ctx
+        .client()
+        .request('POST', '/agents/{agent_id}/keys', { path: { agent_id: agentId } });
       ctx.print(opts, key, () => `${keyValues(key)}\nKeep the key now: it is not shown again.`);
     });
   keys
@@ -100,7 +102,9 @@ function agentKeys(agents: Command, ctx: CommandContext): void {
     .argument('<agent_id>')
     .argument('<key_id>')
     .action(async (agentId: string, keyId: string) => {
-      await ctx.client().request('DELETE', `/agents/${segment(agentId)}/keys/${segment(keyId)}`);
+      await ctx.client().request('DELETE', '/agents/{agent_id}/keys/{key_id}', {
+        path: { agent_id: agentId, key_id: keyId },
+      });
       ctx.print({}, null, () => 'Key revoked.');
     });
 }

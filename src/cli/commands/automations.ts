@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { queryString, segment } from '../io.ts';
-import { keyValues, show, table, type Row } from '../output.ts';
+import type { AdminBody, AdminQuery } from '../api-client.ts';
+import { keyValues, show, table } from '../output.ts';
+
+// Choices the server checks, as typed: its refusal names the values it takes.
+type DestinationKind = AdminBody<'POST', '/sources/{source_id}/destinations'>['kind'];
+type DestinationEvents = AdminBody<'POST', '/sources/{source_id}/destinations'>['events'];
+type DeliveryStatus = AdminQuery<'GET', '/agents/{agent_id}/deliveries'>['status'];
 import { CliError } from '../api-client.ts';
 
 /** Outbound destinations, webhook deliveries, the dial queue and an agent's text template. */
@@ -29,14 +34,14 @@ function addDestination(destinations: Command, ctx: CommandContext): void {
     .option('--events <topics>', 'comma-separated topics (default: all)')
     .option('--json', 'print the API response as JSON')
     .action(async (opts: JsonOpt & { source: string; url: string; kind: string; events?: string }) => {
-      const body = {
-        kind: opts.kind,
+      const body: AdminBody<'POST', '/sources/{source_id}/destinations'> = {
+        kind: opts.kind as DestinationKind,
         url: opts.url,
-        ...(opts.events ? { events: opts.events.split(',').map((e) => e.trim()) } : {}),
+        events: opts.events ? (opts.events.split(',').map((e) => e.trim()) as DestinationEvents) : undefined,
       };
       const destination = await ctx
         .client()
-        .request<Row>('POST', `/sources/${segment(opts.source)}/destinations`, body);
+        .request('POST', '/sources/{source_id}/destinations', { path: { source_id: opts.source }, body });
       ctx.print(opts, destination, () =>
         [
           keyValues(destination),
@@ -56,7 +61,7 @@ function listDestinations(destinations: Command, ctx: CommandContext): void {
     .action(async (opts: JsonOpt & { source: string }) => {
       const data = await ctx
         .client()
-        .request<{ destinations: Row[] }>('GET', `/sources/${segment(opts.source)}/destinations`);
+        .request('GET', '/sources/{source_id}/destinations', { path: { source_id: opts.source } });
       ctx.print(opts, data, () =>
         data.destinations.length === 0
           ? 'No destinations.'
@@ -83,7 +88,9 @@ function removeDestination(destinations: Command, ctx: CommandContext): void {
     .argument('<destination_id>')
     .option('--json', 'print {"removed": true}')
     .action(async (destinationId: string, opts: JsonOpt) => {
-      await ctx.client().request('DELETE', `/destinations/${segment(destinationId)}`);
+      await ctx
+        .client()
+        .request('DELETE', '/destinations/{destination_id}', { path: { destination_id: destinationId } });
       ctx.print(opts, { removed: true }, () => `Destination ${destinationId} removed.`);
     });
 }
@@ -96,12 +103,10 @@ function listDeliveries(deliveries: Command, ctx: CommandContext): void {
     .option('--status <status>', 'pending, sending, delivered, dead or canceled')
     .option('--json', 'print the API response as JSON')
     .action(async (opts: JsonOpt & { agent: string; status?: string }) => {
-      const data = await ctx
-        .client()
-        .request<{ deliveries: Row[] }>(
-          'GET',
-          `/agents/${segment(opts.agent)}/deliveries${queryString({ status: opts.status })}`,
-        );
+      const data = await ctx.client().request('GET', '/agents/{agent_id}/deliveries', {
+        path: { agent_id: opts.agent },
+        query: { status: opts.status as DeliveryStatus },
+      });
       ctx.print(opts, data, () =>
         data.deliveries.length === 0
           ? 'No deliveries.'
@@ -130,7 +135,9 @@ function retryDelivery(deliveries: Command, ctx: CommandContext): void {
     .argument('<delivery_id>')
     .option('--json', 'print the API response as JSON')
     .action(async (deliveryId: string, opts: JsonOpt) => {
-      const delivery = await ctx.client().request<Row>('POST', `/deliveries/${segment(deliveryId)}/retry`);
+      const delivery = await ctx
+        .client()
+        .request('POST', '/deliveries/{delivery_id}/retry', { path: { delivery_id: deliveryId } });
       ctx.print(opts, delivery, () => keyValues(delivery));
     });
 }
@@ -144,7 +151,7 @@ function dialQueue(program: Command, ctx: CommandContext): void {
     .action(async (opts: JsonOpt & { agent: string }) => {
       const data = await ctx
         .client()
-        .request<{ tasks: Row[] }>('GET', `/agents/${segment(opts.agent)}/dial-queue`);
+        .request('GET', '/agents/{agent_id}/dial-queue', { path: { agent_id: opts.agent } });
       ctx.print(opts, data, () =>
         data.tasks.length === 0
           ? 'No calls waiting.'
@@ -176,8 +183,11 @@ function smsTemplate(program: Command, ctx: CommandContext): void {
     .option('--json', 'print the API response as JSON')
     .action(async (template: string | undefined, opts: JsonOpt & { agent: string; reset?: boolean }) => {
       if (!opts.reset && !template) throw new CliError('give the template, or --reset');
-      const agent = await ctx.client().request<Row>('PATCH', `/agents/${segment(opts.agent)}`, {
-        sms_template: opts.reset ? null : template,
+      const agent = await ctx.client().request('PATCH', '/agents/{agent_id}', {
+        path: { agent_id: opts.agent },
+        body: {
+          sms_template: opts.reset ? null : template,
+        },
       });
       ctx.print(opts, agent, () => keyValues(agent));
     });

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { segment } from '../io.ts';
-import { show, table, type Row } from '../output.ts';
+import { show, table } from '../output.ts';
 
 /** Conversations (docs/conversations.md): the inbox, a lead's thread, the agent's answer. */
 export function addConversationCommands(program: Command, ctx: CommandContext): void {
@@ -14,15 +13,12 @@ export function addConversationCommands(program: Command, ctx: CommandContext): 
     .action(async (opts: JsonOpt & { agent: string }) => {
       const data = await ctx
         .client()
-        .request<{ conversations: Row[]; unread: number }>(
-          'GET',
-          `/agents/${segment(opts.agent)}/conversations`,
-        );
+        .request('GET', '/agents/{agent_id}/conversations', { path: { agent_id: opts.agent } });
       ctx.print(opts, data, () => {
         if (data.conversations.length === 0) return 'No conversations: no prospect has written yet.';
         const rows = data.conversations.map((c) => {
-          const last = (c.last_message ?? {}) as Row;
-          const said = `${last.direction === 'inbound' ? '' : 'you: '}${String(last.body ?? '')}`;
+          const last = c.last_message;
+          const said = `${last.direction === 'inbound' ? '' : 'you: '}${last.body}`;
           return [c.lead_id, c.unread, last.at, c.name, c.phone, said.slice(0, 60)].map(show);
         });
         return [
@@ -43,9 +39,11 @@ export function addConversationCommands(program: Command, ctx: CommandContext): 
     .option('--json', 'print the API response as JSON')
     .action(async (leadId: string, opts: JsonOpt & { send?: string; read?: boolean }) => {
       if (opts.send !== undefined && opts.read) throw new CliError('give --send or --read, not both');
-      const path = `/leads/${segment(leadId)}/messages`;
+      const path = { lead_id: leadId };
       if (opts.send !== undefined) {
-        const sent = await ctx.client().request<Row>('POST', path, { body: opts.send });
+        const sent = await ctx
+          .client()
+          .request('POST', '/leads/{lead_id}/messages', { path, body: { body: opts.send } });
         return ctx.print(
           opts,
           sent,
@@ -53,10 +51,10 @@ export function addConversationCommands(program: Command, ctx: CommandContext): 
         );
       }
       if (opts.read) {
-        const marked = await ctx.client().request<Row>('POST', `${path}/read`);
+        const marked = await ctx.client().request('POST', '/leads/{lead_id}/messages/read', { path });
         return ctx.print(opts, marked, () => `${show(marked.marked)} replies marked read.`);
       }
-      const data = await ctx.client().request<{ messages: Row[] }>('GET', path);
+      const data = await ctx.client().request('GET', '/leads/{lead_id}/messages', { path });
       ctx.print(opts, data, () =>
         data.messages.length === 0
           ? 'No messages yet.'

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { queryString, segment } from '../io.ts';
-import { show, table, type Row } from '../output.ts';
+import type { AdminQuery } from '../api-client.ts';
+import { show, table } from '../output.ts';
 import { renderLead } from '../render.ts';
 
 export function addLeadCommands(program: Command, ctx: CommandContext): void {
@@ -9,6 +9,9 @@ export function addLeadCommands(program: Command, ctx: CommandContext): void {
   listLeads(leads, ctx);
   showLead(leads, ctx);
 }
+
+/** A status as typed: the server checks it, and its refusal names the statuses. */
+type LeadStatus = AdminQuery<'GET', '/agents/{agent_id}/leads'>['status'];
 
 type ListOpts = JsonOpt & { agent: string; status?: string; q?: string; limit?: string; cursor?: string };
 
@@ -23,13 +26,10 @@ function listLeads(leads: Command, ctx: CommandContext): void {
     .option('--cursor <cursor>', 'the next_cursor of the previous page')
     .option('--json', 'print the API response as JSON')
     .action(async (opts: ListOpts) => {
-      const qs = queryString({ status: opts.status, q: opts.q, limit: opts.limit, cursor: opts.cursor });
-      const data = await ctx
-        .client()
-        .request<{ leads: Row[]; next_cursor: string | null }>(
-          'GET',
-          `/agents/${segment(opts.agent)}/leads${qs}`,
-        );
+      const data = await ctx.client().request('GET', '/agents/{agent_id}/leads', {
+        path: { agent_id: opts.agent },
+        query: { status: opts.status as LeadStatus, q: opts.q, limit: opts.limit, cursor: opts.cursor },
+      });
       ctx.print(opts, data, () => {
         if (data.leads.length === 0) return 'No leads.';
         const rows = data.leads.map((l) =>
@@ -51,7 +51,7 @@ function showLead(leads: Command, ctx: CommandContext): void {
     .argument('<lead_id>')
     .option('--json', 'print the API response as JSON')
     .action(async (leadId: string, opts: JsonOpt) => {
-      const lead = await ctx.client().request<Row>('GET', `/leads/${segment(leadId)}`);
+      const lead = await ctx.client().request('GET', '/leads/{lead_id}', { path: { lead_id: leadId } });
       ctx.print(opts, lead, () => renderLead(lead));
     });
 }

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { isJsonObject, type JsonObject } from '../../json.ts';
-import { CliError } from '../api-client.ts';
+import { isJsonObject } from '../../json.ts';
+import { CliError, type AdminAnswer, type AdminBody } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { segment } from '../io.ts';
 import { show, table } from '../output.ts';
 
 interface MapOpts extends JsonOpt {
@@ -14,10 +13,8 @@ interface MapOpts extends JsonOpt {
   clear?: boolean;
 }
 
-interface MappingAnswer {
-  source_id: string;
-  rules: Record<string, unknown>;
-}
+type MappingAnswer = AdminAnswer<'GET', '/sources/{source_id}/mapping'>;
+type Rules = AdminBody<'PUT', '/sources/{source_id}/mapping'>['rules'];
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -34,18 +31,22 @@ export function addMappingCommand(sources: Command, ctx: CommandContext): void {
     .option('--clear', 'start from no rules')
     .option('--json', 'print the API response as JSON')
     .action(async (sourceId: string, opts: MapOpts) => {
-      const path = `/sources/${segment(sourceId)}/mapping`;
+      const path = { source_id: sourceId };
       const edits = ruleEdits(opts);
       const client = ctx.client();
       let data: MappingAnswer;
-      if (edits.size === 0 && !opts.file && !opts.clear) data = await client.request('GET', path);
+      if (edits.size === 0 && !opts.file && !opts.clear)
+        data = await client.request('GET', '/sources/{source_id}/mapping', { path });
       else {
         const start = opts.file
           ? readRulesFile(opts.file)
           : opts.clear
             ? {}
-            : (await client.request<MappingAnswer>('GET', path)).rules;
-        data = await client.request('PUT', path, { rules: applyEdits(start, edits) });
+            : (await client.request('GET', '/sources/{source_id}/mapping', { path })).rules;
+        data = await client.request('PUT', '/sources/{source_id}/mapping', {
+          path,
+          body: { rules: applyEdits(start, edits) },
+        });
       }
       ctx.print(opts, data, () => renderRules(data));
     });
@@ -71,20 +72,17 @@ function ruleEdits(opts: MapOpts): Map<string, string | null | undefined> {
   return edits;
 }
 
-function applyEdits(
-  start: Record<string, unknown>,
-  edits: Map<string, string | null | undefined>,
-): JsonObject {
+function applyEdits(start: Rules, edits: Map<string, string | null | undefined>): Rules {
   const rules = new Map(Object.entries(start));
   for (const [key, target] of edits) {
     if (target === undefined) rules.delete(key);
     else rules.set(key, target);
   }
-  return Object.fromEntries(rules) as JsonObject;
+  return Object.fromEntries(rules);
 }
 
 /** A rules file: `{"rules": {...}}` as `sources map --json` prints it, or the rules object itself. */
-function readRulesFile(file: string): Record<string, unknown> {
+function readRulesFile(file: string): Rules {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
-import { CliError } from '../api-client.ts';
+import { CliError, type AdminAnswer, type AdminBody } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { segment } from '../io.ts';
-import { show, type Row } from '../output.ts';
+import { show } from '../output.ts';
+
+type SourceChange = AdminBody<'PATCH', '/sources/{source_id}'>;
 
 interface MetaOpts extends JsonOpt {
   pageAccessToken?: string;
@@ -15,7 +16,11 @@ interface MetaOpts extends JsonOpt {
   remove: string[];
 }
 
-const META_SECRETS = ['page_access_token', 'app_secret', 'verify_token'] as const;
+const META_SECRETS = [
+  'page_access_token',
+  'app_secret',
+  'verify_token',
+] as const satisfies (keyof NonNullable<SourceChange['meta']>)[];
 const SETTINGS = [...META_SECRETS, 'google_key'] as const;
 type Setting = (typeof SETTINGS)[number];
 
@@ -55,12 +60,14 @@ export function addMetaCommand(sources: Command, ctx: CommandContext): void {
     .option('--json', 'print the API response as JSON')
     .action(async (sourceId: string, opts: MetaOpts) => {
       const body = await changeOf(opts, ctx);
-      const source = await ctx.client().request<Row>('PATCH', `/sources/${segment(sourceId)}`, body);
+      const source = await ctx
+        .client()
+        .request('PATCH', '/sources/{source_id}', { path: { source_id: sourceId }, body });
       ctx.print(opts, source, () => describe(source));
     });
 }
 
-async function changeOf(opts: MetaOpts, ctx: CommandContext): Promise<Record<string, unknown>> {
+async function changeOf(opts: MetaOpts, ctx: CommandContext): Promise<SourceChange> {
   if (opts.listen && opts.live) throw new CliError('give --listen or --live, not both');
   const values: Partial<Record<Setting, string | null>> = {
     page_access_token: opts.pageAccessToken,
@@ -74,10 +81,10 @@ async function changeOf(opts: MetaOpts, ctx: CommandContext): Promise<Record<str
       throw new CliError(`--remove takes ${SETTINGS.join(', ')}; not ${JSON.stringify(name)}`);
     values[name as Setting] = null;
   }
-  const meta: Record<string, unknown> = {};
+  const meta: NonNullable<SourceChange['meta']> = {};
   for (const name of META_SECRETS) if (values[name] !== undefined) meta[name] = values[name];
   if (opts.listen || opts.live) meta.listen = Boolean(opts.listen);
-  const body: Record<string, unknown> = {};
+  const body: SourceChange = {};
   if (Object.keys(meta).length > 0) body.meta = meta;
   if (values.google_key !== undefined) body.google_key = values.google_key;
   if (Object.keys(body).length === 0)
@@ -103,8 +110,8 @@ function readLines(text: string): Partial<Record<Setting, string>> {
   return out;
 }
 
-function describe(source: Row): string {
-  const meta = (source.meta ?? {}) as Row;
+function describe(source: AdminAnswer<'PATCH', '/sources/{source_id}'>): string {
+  const { meta } = source;
   const set = (value: unknown) => (value ? 'set' : 'not set');
   const lines = [
     `Source ${show(source.source_id)} (${show(source.name)})`,

@@ -1,32 +1,11 @@
 import type { Command } from 'commander';
-import { CliError } from '../api-client.ts';
+import { CliError, type AdminAnswer } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { queryString, segment } from '../io.ts';
 import { dollars } from '../../money.ts';
 import { show, table } from '../output.ts';
 
-interface ReportRow {
-  name: string | null;
-  deliveries: number;
-  billable: number;
-  returned: number;
-  spend_cents: number;
-  appointments: number;
-  sales: number;
-  premium_cents: number;
-  cost_per_lead_cents: number | null;
-  cost_per_sale_cents: number | null;
-  return_rate: number | null;
-  first_text_minutes_p50: number | null;
-  first_call_minutes_p50: number | null;
-}
-
-interface Report {
-  from: string;
-  to: string;
-  sources: ReportRow[];
-  totals: ReportRow;
-}
+type Report = AdminAnswer<'GET', '/agents/{agent_id}/report'>;
+type ReportRow = Report['totals'];
 
 interface ReportOpts extends JsonOpt {
   agent?: string;
@@ -49,18 +28,28 @@ export function addReportCommand(program: Command, ctx: CommandContext): void {
     .option('--json', 'print the API response as JSON')
     .action(async (opts: ReportOpts) => {
       if (!opts.agent === !opts.agency) throw new CliError('give --agent or --agency, one of them');
-      const path = opts.agent ? `/agents/${segment(opts.agent)}` : `/agencies/${segment(opts.agency ?? '')}`;
-      const qs = queryString({
-        from: opts.from || undefined,
-        to: opts.to || undefined,
-        format: opts.csv ? 'csv' : undefined,
-      });
+      const client = ctx.client();
+      const query = { from: opts.from || undefined, to: opts.to || undefined };
       if (opts.csv) {
-        const csv = await ctx.client().request<string>('GET', `${path}/report${qs}`);
+        const csvQuery = { ...query, format: 'csv' as const };
+        const csv = opts.agent
+          ? await client.text('/agents/{agent_id}/report', {
+              path: { agent_id: opts.agent },
+              query: csvQuery,
+            })
+          : await client.text('/agencies/{agency_id}/report', {
+              path: { agency_id: opts.agency ?? '' },
+              query: csvQuery,
+            });
         ctx.print({}, csv, () => csv.replace(/\r\n$/, ''));
         return;
       }
-      const data = await ctx.client().request<Report>('GET', `${path}/report${qs}`);
+      const data: Report = opts.agent
+        ? await client.request('GET', '/agents/{agent_id}/report', { path: { agent_id: opts.agent }, query })
+        : await client.request('GET', '/agencies/{agency_id}/report', {
+            path: { agency_id: opts.agency ?? '' },
+            query,
+          });
       ctx.print(opts, data, () => renderReport(data));
     });
 }

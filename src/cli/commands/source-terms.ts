@@ -1,12 +1,19 @@
 import type { Command } from 'commander';
 import { dollars } from '../../money.ts';
-import { CliError } from '../api-client.ts';
+import { CliError, type AdminAnswer, type AdminBody } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { segment } from '../io.ts';
 import { countOf, dollarsAsCents, stateCodes, wholeNumber } from '../options.ts';
-import { keyValues, show, type Row } from '../output.ts';
+import { keyValues } from '../output.ts';
 
-const TERMS_KEYS = ['source_id', 'name', 'price', 'return_window_hours', 'duplicate_days', 'accept', 'caps'];
+const TERMS_KEYS: readonly string[] = [
+  'source_id',
+  'name',
+  'price',
+  'return_window_hours',
+  'duplicate_days',
+  'accept',
+  'caps',
+] satisfies (keyof AdminAnswer<'PATCH', '/sources/{source_id}'> | 'price')[];
 const RULES = ['states', 'min_age', 'max_age', 'require_consent'] as const;
 const CAPS = ['daily', 'monthly'] as const;
 
@@ -55,39 +62,41 @@ export function addTermsCommand(sources: Command, ctx: CommandContext): void {
     .action(async (sourceId: string, opts: TermsOpts) => {
       const source = await ctx
         .client()
-        .request<Row>('PATCH', `/sources/${segment(sourceId)}`, termsBody(opts));
-      ctx.print(opts, source, () =>
-        keyValues({ ...source, price: shownPrice(source.price_cents) }, TERMS_KEYS),
-      );
+        .request('PATCH', '/sources/{source_id}', { path: { source_id: sourceId }, body: termsBody(opts) });
+      ctx.print(opts, source, () => keyValues({ ...source, price: dollars(source.price_cents) }, TERMS_KEYS));
     });
 }
 
+type SourceChange = AdminBody<'PATCH', '/sources/{source_id}'>;
+type Accept = NonNullable<SourceChange['accept']>;
+
+/** `value` without its undefined entries: a rule or cap not given is left out, not sent empty. */
+function given<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
 /** The PATCH body: what the options set, null for what --remove names; none at all shows the terms. */
-function termsBody(opts: TermsOpts): Row {
+function termsBody(opts: TermsOpts): SourceChange {
   const removed = new Set(opts.remove ?? []);
-  const given = (value: unknown, name: string) => (removed.has(name) ? null : value);
-  const accept = Object.fromEntries(
-    [
-      ['states', given(opts.states, 'states')],
-      ['min_age', given(opts.minAge, 'min_age')],
-      ['max_age', given(opts.maxAge, 'max_age')],
-      ['require_consent', given(opts.requireConsent, 'require_consent')],
-    ].filter(([, v]) => v !== undefined),
-  );
-  const caps = Object.fromEntries(
-    [
-      ['daily', given(opts.dailyCap, 'daily')],
-      ['monthly', given(opts.monthlyCap, 'monthly')],
-    ].filter(([, v]) => v !== undefined),
-  );
-  const body: Row = {
+  const or = <T>(value: T, name: string) => (removed.has(name) ? null : value);
+  const accept = given<Accept>({
+    // Two-letter codes as typed: the server checks each is a state.
+    states: or(opts.states as Accept['states'], 'states'),
+    min_age: or(opts.minAge, 'min_age'),
+    max_age: or(opts.maxAge, 'max_age'),
+    require_consent: or(opts.requireConsent, 'require_consent'),
+  });
+  const caps = given<NonNullable<SourceChange['caps']>>({
+    daily: or(opts.dailyCap, 'daily'),
+    monthly: or(opts.monthlyCap, 'monthly'),
+  });
+  return given<SourceChange>({
     price_cents: opts.price,
     return_window_hours: opts.returnWindowHours,
     duplicate_days: opts.duplicateDays,
-    ...(Object.keys(accept).length ? { accept } : {}),
-    ...(Object.keys(caps).length ? { caps } : {}),
-  };
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+    accept: Object.keys(accept).length ? accept : undefined,
+    caps: Object.keys(caps).length ? caps : undefined,
+  });
 }
 
 function removals(value: string): string[] {
@@ -100,8 +109,4 @@ function removals(value: string): string[] {
   if (names.length === 0 || bad.length > 0)
     throw new CliError(`--remove takes ${known.join(', ')}${bad.length ? `; not ${bad.join(', ')}` : ''}`);
   return names;
-}
-
-function shownPrice(cents: unknown): string {
-  return typeof cents === 'number' ? dollars(cents) : show(cents);
 }

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
-import { CliError } from '../api-client.ts';
+import { CliError, type AdminAnswer } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { segment } from '../io.ts';
 import { keyValues, show, table, type Row } from '../output.ts';
 import { wholeNumber } from '../options.ts';
 import { addMappingCommand } from './mapping.ts';
 import { addMetaCommand } from './meta.ts';
 import { addTermsCommand } from './source-terms.ts';
 
-const SOURCE_KEYS = [
+/** A source's fields as a change answers them, in the order they are shown. */
+const SOURCE_KEYS: readonly string[] = [
   'source_id',
   'agent_id',
   'name',
@@ -19,7 +19,7 @@ const SOURCE_KEYS = [
   'has_google_key',
   'created_at',
   'updated_at',
-];
+] satisfies (keyof AdminAnswer<'PATCH', '/sources/{source_id}'>)[];
 const TOKEN_NOTE = 'Keep the token now: it is stored only as a hash and is not shown again.';
 
 /** A source just made, with its token and webhook URL: shown this once. */
@@ -49,9 +49,10 @@ function createSource(sources: Command, ctx: CommandContext): void {
     .requiredOption('--name <name>', 'the source’s name, e.g. the vendor')
     .option('--json', 'print the API response as JSON')
     .action(async (opts: JsonOpt & { agent: string; name: string }) => {
-      const source = await ctx
-        .client()
-        .request<Row>('POST', `/agents/${segment(opts.agent)}/sources`, { name: opts.name });
+      const source = await ctx.client().request('POST', '/agents/{agent_id}/sources', {
+        path: { agent_id: opts.agent },
+        body: { name: opts.name },
+      });
       ctx.print(opts, source, () => issuedSource(source));
     });
 }
@@ -65,7 +66,7 @@ function listSources(sources: Command, ctx: CommandContext): void {
     .action(async (opts: JsonOpt & { agent: string }) => {
       const data = await ctx
         .client()
-        .request<{ sources: Row[] }>('GET', `/agents/${segment(opts.agent)}/sources`);
+        .request('GET', '/agents/{agent_id}/sources', { path: { agent_id: opts.agent } });
       ctx.print(opts, data, () =>
         data.sources.length === 0
           ? 'No lead sources.'
@@ -86,7 +87,9 @@ function regenerateToken(sources: Command, ctx: CommandContext): void {
     .argument('<source_id>')
     .option('--json', 'print the API response as JSON')
     .action(async (sourceId: string, opts: JsonOpt) => {
-      const source = await ctx.client().request<Row>('POST', `/sources/${segment(sourceId)}/regenerate`);
+      const source = await ctx
+        .client()
+        .request('POST', '/sources/{source_id}/regenerate', { path: { source_id: sourceId } });
       ctx.print(opts, source, () => issuedSource(source, ['source_id', 'name', 'active']));
     });
 }
@@ -102,9 +105,10 @@ function setSigningKey(sources: Command, ctx: CommandContext): void {
     .action(async (sourceId: string, key: string | undefined, opts: JsonOpt & { remove?: boolean }) => {
       if (!opts.remove && !key) throw new CliError('give the signing key, or --remove');
       const signingKey = opts.remove ? null : (key ?? null);
-      const source = await ctx
-        .client()
-        .request<Row>('PATCH', `/sources/${segment(sourceId)}`, { signing_key: signingKey });
+      const source = await ctx.client().request('PATCH', '/sources/{source_id}', {
+        path: { source_id: sourceId },
+        body: { signing_key: signingKey },
+      });
       const state = signingKey ? 'requires signed scheduler events' : 'accepts unsigned events';
       ctx.print(opts, source, () =>
         [`Source ${show(source.source_id)} ${state}.`, keyValues(source, SOURCE_KEYS)].join('\n'),
@@ -127,7 +131,9 @@ function setRateLimit(sources: Command, ctx: CommandContext): void {
       const body = opts.default
         ? { rate_limit_rps: null, rate_limit_burst: null }
         : { rate_limit_rps: opts.rps, rate_limit_burst: opts.burst ?? (opts.rps ?? 1) * 2 };
-      const source = await ctx.client().request<Row>('PATCH', `/sources/${segment(sourceId)}`, body);
+      const source = await ctx
+        .client()
+        .request('PATCH', '/sources/{source_id}', { path: { source_id: sourceId }, body });
       ctx.print(opts, source, () => keyValues(source, SOURCE_KEYS));
     });
 }
@@ -141,7 +147,9 @@ function setActive(sources: Command, ctx: CommandContext, verb: 'enable' | 'disa
     .argument('<source_id>')
     .option('--json', 'print the API response as JSON')
     .action(async (sourceId: string, opts: JsonOpt) => {
-      const source = await ctx.client().request<Row>('PATCH', `/sources/${segment(sourceId)}`, { active });
+      const source = await ctx
+        .client()
+        .request('PATCH', '/sources/{source_id}', { path: { source_id: sourceId }, body: { active } });
       ctx.print(opts, source, () =>
         [`Source ${show(source.source_id)} is ${verb}d.`, keyValues(source, SOURCE_KEYS)].join('\n'),
       );

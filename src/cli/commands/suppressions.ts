@@ -4,13 +4,15 @@ import type { Command } from 'commander';
 import { LIMITS } from '../../limits.ts';
 import { normalizeEmail } from '../../ingest/normalize/email.ts';
 import { normalizePhone } from '../../ingest/normalize/phone.ts';
-import { CliError } from '../api-client.ts';
+import { CliError, type AdminBody } from '../api-client.ts';
 import type { CliIo, CommandContext, JsonOpt } from '../io.ts';
 import { segment } from '../io.ts';
 import { keyValues } from '../output.ts';
 import { wholeNumber } from '../options.ts';
 
-const LISTS = ['dnc', 'litigator', 'customer', 'registry'];
+type List = AdminBody<'POST', '/agents/{agent_id}/suppressions'>['list'];
+
+const LISTS: readonly string[] = ['dnc', 'litigator', 'customer', 'registry'] satisfies List[];
 
 interface ImportOpts extends JsonOpt {
   list: string;
@@ -77,13 +79,18 @@ async function importFile(ctx: CommandContext, io: CliIo, file: string, owner: s
     done.offset,
   );
   const send = async () => {
-    const answer = await ctx
-      .client()
-      .request<{ added: number; total: number }>('POST', `${owner}/suppressions`, {
-        list: opts.list,
-        phones: batch.phones,
-        emails: batch.emails,
-      });
+    // The list is one of LISTS: the action checked it before reading the file.
+    const body = { list: opts.list as List, phones: batch.phones, emails: batch.emails };
+    const client = ctx.client();
+    const answer = opts.agent
+      ? await client.request('POST', '/agents/{agent_id}/suppressions', {
+          path: { agent_id: opts.agent },
+          body,
+        })
+      : await client.request('POST', '/agencies/{agency_id}/suppressions', {
+          path: { agency_id: opts.agency ?? '' },
+          body,
+        });
     done.offset = batch.end;
     done.lines += batch.lines;
     done.skipped += batch.skipped;

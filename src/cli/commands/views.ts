@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { CliError } from '../api-client.ts';
 import type { CommandContext, JsonOpt } from '../io.ts';
-import { queryString, segment } from '../io.ts';
-import { show, table, type Row } from '../output.ts';
+import { show, table } from '../output.ts';
 import { localTime, renderRemap, renderSample } from '../render.ts';
 
 /** The agent's agenda and a source's samples (Listen-mode and refused deliveries) and scheduler events. */
@@ -21,10 +20,10 @@ function agenda(program: Command, ctx: CommandContext): void {
     .option('--to <iso>', 'end instant, exclusive (default: 30 days after --from)')
     .option('--json', 'print the API response as JSON')
     .action(async (opts: JsonOpt & { agent: string; from?: string; to?: string }) => {
-      const qs = queryString({ from: opts.from || undefined, to: opts.to || undefined });
-      const data = await ctx
-        .client()
-        .request<{ appointments: Row[] }>('GET', `/agents/${segment(opts.agent)}/agenda${qs}`);
+      const data = await ctx.client().request('GET', '/agents/{agent_id}/agenda', {
+        path: { agent_id: opts.agent },
+        query: { from: opts.from || undefined, to: opts.to || undefined },
+      });
       ctx.print(opts, data, () =>
         data.appointments.length === 0
           ? 'No appointments in this period.'
@@ -61,10 +60,10 @@ function samples(program: Command, ctx: CommandContext): void {
     .action(async (opts: SamplesOpts) => {
       if (opts.remap) return remapSample(ctx, opts.source, opts.remap, opts);
       if (opts.refused && opts.listen) throw new CliError('give --refused or --listen, not both');
-      const qs = queryString({ listen: opts.refused ? 'false' : opts.listen ? 'true' : undefined });
-      const data = await ctx
-        .client()
-        .request<{ samples: Row[] }>('GET', `/sources/${segment(opts.source)}/samples${qs}`);
+      const data = await ctx.client().request('GET', '/sources/{source_id}/samples', {
+        path: { source_id: opts.source },
+        query: { listen: opts.refused ? 'false' : opts.listen ? 'true' : undefined },
+      });
       ctx.print(opts, data, () =>
         data.samples.length === 0
           ? 'No samples yet (deliveries with "listen": true, and refused ones, are kept here).'
@@ -74,9 +73,9 @@ function samples(program: Command, ctx: CommandContext): void {
 }
 
 async function remapSample(ctx: CommandContext, sourceId: string, sampleId: string, opts: JsonOpt) {
-  const remapped = await ctx
-    .client()
-    .request<Row>('POST', `/sources/${segment(sourceId)}/samples/${segment(sampleId)}/remap`);
+  const remapped = await ctx.client().request('POST', '/sources/{source_id}/samples/{sample_id}/remap', {
+    path: { source_id: sourceId, sample_id: sampleId },
+  });
   ctx.print(opts, remapped, () => renderRemap(remapped));
 }
 
@@ -89,7 +88,7 @@ function events(program: Command, ctx: CommandContext): void {
     .action(async (opts: JsonOpt & { source: string }) => {
       const data = await ctx
         .client()
-        .request<{ events: Row[] }>('GET', `/sources/${segment(opts.source)}/events`);
+        .request('GET', '/sources/{source_id}/events', { path: { source_id: opts.source } });
       ctx.print(opts, data, () =>
         data.events.length === 0
           ? 'No scheduler events yet.'
