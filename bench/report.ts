@@ -8,7 +8,8 @@
  * ten a repeat not billed), a text sent, a call outcome; one in ten with an appointment, one in
  * twenty returned, one in fifty sold. Times GET /v1/admin/agents/:id/report (the default 30 days,
  * JSON and CSV) in-process (`app.inject`: the server's own time, no network). No timing is
- * asserted anywhere; this is for docs/economics.md and for spotting regressions.
+ * asserted anywhere; this is for docs/economics.md and for spotting regressions. Its last line is
+ * the result as JSON, which `npm run bench` reads (BENCH_LEADS, BENCH_REQUESTS) for docs/benchmarks.md.
  */
 import { adminInject, createTestApp } from '../test/support/app.ts';
 
@@ -99,6 +100,7 @@ const totals = (await adminInject(t.app, 'GET', `/agents/${agent.agent_id}/repor
 process.stdout.write(
   `${t.db.kind}: ${LEADS} leads (${totals.deliveries} deliveries in the period) seeded in ${(seeded / 1000).toFixed(1)} s\n` +
     `report JSON: median ${median(json).toFixed(0)} ms, max ${(json.at(-1) ?? 0).toFixed(0)} ms (${REQUESTS} requests)\n` +
-    `report CSV:  median ${median(csv).toFixed(0)} ms, max ${(csv.at(-1) ?? 0).toFixed(0)} ms\n`,
+    `report CSV:  median ${median(csv).toFixed(0)} ms, max ${(csv.at(-1) ?? 0).toFixed(0)} ms\n` +
+    `${JSON.stringify({ leads: LEADS, json_ms: Math.round(median(json)), csv_ms: Math.round(median(csv)) })}\n`,
 );
 await t.close();

@@ -7,7 +7,8 @@
  * each PostgreSQL run: with 32 clients, the ceiling, then with the bench's connections, for the
  * database's own latency at that concurrency (p50/p90/p99 from pgbench's log of every transaction).
  * On PostgreSQL it runs again with two processes (`leadgate serve --workers 2`), then counts what a
- * correct gateway never makes: two leads for one idempotency key, two leads for one phone. After each
+ * correct gateway never makes: two leads for one idempotency key, two leads for one phone. Last, the
+ * lead report's server time at 100,000 leads on each database (`bench/report.ts`). After each
  * scenario it waits for the dispatcher to empty the outbox and send the texts that are due ("drain
  * s"), so one scenario's follow-ups do not run during the next one's measurement.
  * Prints a table and writes bench/results/latest.json; after a whole run (neither BENCH_TARGETS nor
@@ -16,7 +17,7 @@
  *   npm run bench
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench
  * Env: BENCH_SECONDS per scenario (default 10), BENCH_CONNECTIONS (default 50); for a partial run,
- * BENCH_TARGETS (`bare,embedded,postgres,pgbench,postgres-2`) and BENCH_SCENARIOS (names, or the
+ * BENCH_TARGETS (`bare,embedded,postgres,pgbench,postgres-2,report`) and BENCH_SCENARIOS (names, or the
  * start of names, comma-separated); BENCH_FLOOD_RATE, the made-up tokens a second sent beside new
  * leads in the `flood` scenario (default 5000); BENCH_LOG_LEVEL for the servers (default warn);
  * BENCH_DISPATCHER says where the follow-ups are handed on: `serve` (the default) in the server,
@@ -680,6 +681,31 @@ if (wanted('bare') && !rows.some((r) => r.scenario.startsWith('bare Fastify'))) 
   rows.unshift(await benchBareFastify(null));
 }
 
+/** The lead report at 100,000 leads: `bench/report.ts` in a process of its own, on each database. */
+interface ReportTime {
+  target: string;
+  leads: number;
+  json_ms: number;
+  csv_ms: number;
+}
+const reports: ReportTime[] = [];
+function benchReport(target: string, databaseUrl: string | undefined): void {
+  const env: NodeJS.ProcessEnv = { ...process.env, BENCH_REQUESTS: process.env.BENCH_REPORT_REQUESTS ?? '3' };
+  delete env.TEST_DATABASE_URL;
+  if (databaseUrl) env.TEST_DATABASE_URL = databaseUrl;
+  const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/report.ts'], { env, encoding: 'utf8' });
+  const last = out.stdout.trim().split('\n').at(-1) ?? '';
+  if (out.status !== 0 || !last.startsWith('{')) {
+    console.error(`report on ${target} failed:\n${out.stdout}${out.stderr}`);
+    return;
+  }
+  reports.push({ target, ...(JSON.parse(last) as Omit<ReportTime, 'target'>) });
+}
+if (wanted('report')) {
+  benchReport('embedded', undefined);
+  if (PG_URL) benchReport('PostgreSQL', PG_URL);
+}
+
 const find = (target: string, scenario: string) =>
   rows.find((r) => r.target === target && r.scenario.startsWith(scenario));
 const ceiling = (scenario: string) => rows.find((r) => r.target === 'reference' && r.scenario === scenario);
@@ -695,6 +721,11 @@ for (const target of ['PostgreSQL', 'PostgreSQL, 2 processes']) {
 }
 for (const target of ['embedded', 'PostgreSQL']) {
   ratio(`${target} new lead beside a flood / alone`, find(target, 'flood:'), find(target, 'new lead'));
+  ratio(
+    `${target} repeat contact (merge) / new lead`,
+    find(target, 'repeat contact'),
+    find(target, 'new lead'),
+  );
   ratio(
     `${target} new lead through an agency / to one agent`,
     find(target, 'agency:'),
@@ -732,6 +763,7 @@ console.log(`\n${SECONDS} s per scenario, ${CONNECTIONS} connections, node ${pro
 console.log(`New leads' first texts: ${texts}`);
 console.table(rows);
 console.table(ratios);
+if (reports.length > 0) console.table(reports);
 if (Object.keys(checks).length > 0) {
   console.log('Duplicates after every scenario (all must be 0):');
   console.table(checks);
@@ -758,6 +790,7 @@ const run = {
   rows,
   ratios,
   checks,
+  reports,
 };
 mkdirSync('bench/results', { recursive: true });
 writeFileSync('bench/results/latest.json', `${JSON.stringify({ ...run, node: process.version }, null, 2)}\n`);

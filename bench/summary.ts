@@ -36,6 +36,8 @@ export interface BenchRun {
   ratios: Record<string, number>;
   /** Per PostgreSQL target: leads counted after the run, and what must be 0. */
   checks: Record<string, Record<string, number>>;
+  /** The lead report's server time (median ms) per database, with how many leads it counted. */
+  reports?: Array<{ target: string; leads: number; json_ms: number; csv_ms: number }>;
   /** Said first, when the figures did not come from the bench's own writing (a seeded section). */
   note?: string;
 }
@@ -158,6 +160,17 @@ export function benchmarksSection(run: BenchRun): string {
     ...Object.entries(run.ratios).map(([name, ratio]) => `- ${name}: ${ratio.toFixed(2)}`),
     ...(checks.length > 0
       ? ['', `Counted after the run (all but the leads must be 0): ${checks.join('; ')}.`]
+      : []),
+    ...(run.reports?.length
+      ? [
+          '',
+          "The lead report's server time, the median of its requests (`npm run bench:report`):",
+          '',
+          markdownTable(
+            ['Database', 'Leads in the period', 'JSON ms', 'CSV ms'],
+            run.reports.map((r) => [titled(r.target), fmt(r.leads), fmt(r.json_ms), fmt(r.csv_ms)]),
+          ),
+        ]
       : []),
   ].join('\n');
 }

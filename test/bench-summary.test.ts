@@ -56,6 +56,10 @@ const run: BenchRun = {
   ],
   ratios: { 'PostgreSQL new lead / pgbench': 1.1725 },
   checks: { PostgreSQL: { leads: 40000, 'keys with 2+ leads': 0 } },
+  reports: [
+    { target: 'embedded', leads: 100000, json_ms: 1250, csv_ms: 1300 },
+    { target: 'PostgreSQL', leads: 100000, json_ms: 180, csv_ms: 190 },
+  ],
 };
 
 function copyOfDocs(): string {
@@ -113,6 +117,8 @@ describe('the benchmark summary in the docs', () => {
     expect(section).toMatch(/\| new lead +\| 410 \/ 380 \/ 6.0 +\|/);
     expect(section).toContain('- PostgreSQL new lead / pgbench: 1.17');
     expect(section).toContain('PostgreSQL: leads 40,000, keys with 2+ leads 0');
+    expect(section).toMatch(/\| Embedded +\| 100,000 +\| 1,250 +\| 1,300 +\|/);
+    expect(section).toMatch(/\| PostgreSQL +\| 100,000 +\| 180 +\| 190 +\|/);
     expect(readmeSection(run)).not.toContain('beside it');
   });
 
