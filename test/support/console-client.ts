@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 import { adminInject } from './app.ts';
 
 /** A browser's cookie jar over `app.inject`, just enough for the console's HTTP tests. */
@@ -66,7 +67,10 @@ export async function agentWithLogin(
   const agent = (await adminInject(app, 'POST', '/agents', { name, email, timezone })).json<{
     agent_id: string;
   }>();
-  await adminInject(app, 'PUT', `/agents/${agent.agent_id}/password`, { password: CONSOLE_PASSWORD });
+  expect(
+    (await adminInject(app, 'PUT', `/agents/${agent.agent_id}/password`, { password: CONSOLE_PASSWORD }))
+      .statusCode,
+  ).toBe(204);
   const source = (
     await adminInject(app, 'POST', `/agents/${agent.agent_id}/sources`, { name: `${name} vendor` })
   ).json<{ token: string; source_id: string }>();
