@@ -91,13 +91,14 @@ describe("the dispatcher's round, with thousands of messages and texts already h
 describe('texts the provider took, with thousands of texts already sent', () => {
   it('when they are recorded sent, then the statement does not read every text', async () => {
     const three = <T>(v: T) => [v, v, v];
-    const args = SENT_TEXTS.values({
-      agent_ids: three(agent),
-      sms_ids: three(randomUUID()),
-      providers: three('test'),
-      provider_ids: three(null),
+    const args = SENT_TEXTS.statement.values({
+      'key.agent_id': three(agent),
+      'key.sms_id': three(randomUUID()),
+      attempts: three(1),
+      status: three('sent'),
+      'also.provider': three('test'),
       ...Object.fromEntries(HISTORY_ROW.columns.map((c) => [`history.${c.name}`, three(null)])),
     });
-    expect(await seqScans(SENT_TEXTS.text, args)).not.toContain('sms_messages');
+    expect(await seqScans(SENT_TEXTS.statement.text, args)).not.toContain('sms_messages');
   });
 });

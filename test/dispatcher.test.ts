@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimDueDeliveries } from '../src/automations/delivery-repository.ts';
+import { webhookJobs } from '../src/automations/delivery-repository.ts';
 import { createDb, type Database, type Queryable } from '../src/db/index.ts';
 import { fanOut } from '../src/automations/fan-out.ts';
 import { addDestination, createTestApp, seedSource, type TestApp } from './support/app.ts';
@@ -83,7 +83,7 @@ describe('dispatcher: rounds with a webhook destination', () => {
     );
     receiver.received.length = 0;
 
-    const taken = await claimDueDeliveries(t.db, 10, LEASE_MS); // the worker that will die
+    const taken = await webhookJobs.claim(t.db, 10, LEASE_MS); // the worker that will die
     expect(taken).toHaveLength(1);
     await survivor.runOnce();
     expect(receiver.received).toHaveLength(0); // still leased to the dead worker

@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fanOut } from '../src/automations/fan-out.ts';
-import { sendDueTexts } from '../src/automations/send-texts.ts';
 import { createSmsProvider, type SmsProvider } from '../src/automations/sms-providers.ts';
 import type { HandedText } from '../src/automations/sms-repository.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
-import { heldSmsProvider, testDispatcher } from './support/automations.ts';
+import { heldSmsProvider, testDispatcher, textRound } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
 import { startReceiver } from './support/receiver.ts';
 import { until } from './support/until.ts';
@@ -472,13 +471,7 @@ describe('speed to lead: a text due at once, handed to its sender', () => {
   const recorder = createSmsProvider({ provider: 'recorder', timeoutMs: 1_000 });
   const noon = new Date('2027-02-10T18:00:00Z'); // noon in Chicago
   const round = (now: Date, leaseMs: number, handed?: HandedText[]) =>
-    sendDueTexts(t.db, recorder, {
-      now,
-      batch: 200,
-      leaseMs,
-      concurrency: 16,
-      ...(handed ? { handed } : {}),
-    });
+    textRound(t.db, recorder, { now, leaseMs, handed });
   async function textRow(leadId: string) {
     const { rows } = await t.db.query<{ status: string; attempts: number; lease_until: Date | null }>(
       'SELECT status, attempts, lease_until FROM sms_messages WHERE lead_id = $1',
@@ -518,13 +511,7 @@ describe('speed to lead: a text due at once, handed to its sender', () => {
         return t.db.query(sql, params);
       },
     } as typeof t.db;
-    const sent = await sendDueTexts(counted, recorder, {
-      now: noon,
-      batch: 200,
-      leaseMs: 30_000,
-      concurrency: 16,
-      handed: mine,
-    });
+    const sent = await textRound(counted, recorder, { now: noon, leaseMs: 30_000, handed: mine });
     expect(sent.sent).toBeGreaterThanOrEqual(1);
     // Sent from the hand, on its first attempt: a claim would have counted a second.
     expect(await textRow(leadId)).toMatchObject({ status: 'sent', attempts: 1 });

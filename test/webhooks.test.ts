@@ -7,7 +7,7 @@ import { countRows, deliver } from './support/deliver.ts';
 import { faultyDb } from './support/faulty-db.ts';
 import { startReceiver } from './support/receiver.ts';
 import { until } from './support/until.ts';
-import { claimDueDeliveries, markDelivered, markFailed } from '../src/automations/delivery-repository.ts';
+import { webhookJobs, markDelivered, markFailed } from '../src/automations/delivery-repository.ts';
 
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -321,7 +321,7 @@ describe('webhooks: a delivery in flight when its destination goes', () => {
     await settle(dispatcher([0, 60_000]), 2); // made, tried once, failed: due again in a minute
     receiver.setAnswer(() => 200);
     const claim = async () =>
-      (await claimDueDeliveries(t.db, 10, 1)).filter((c) => c.agent_id === src.agent_id);
+      (await webhookJobs.claim(t.db, 10, 1)).filter((c) => c.agent_id === src.agent_id);
     await t.db.query(`UPDATE webhook_deliveries SET next_attempt_at = now() WHERE agent_id = $1`, [
       src.agent_id,
     ]);

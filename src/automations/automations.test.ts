@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
 import { checkDestinationUrl, isPublicAddress, publicOnlyLookup } from './destination-address.ts';
 import { sha256, webhookBody } from './payloads.ts';
-import { nextDelay } from './retry-schedule.ts';
+import { nextDelay } from '../jobs/retry-schedule.ts';
 import { renderText } from './sms-template.ts';
 import { planFollowUp, type FollowUpInput } from './speed-to-lead.ts';
 import { FEDERAL_RULE, STATE_RULES, type ContactRule } from './tables/calling-hours.ts';

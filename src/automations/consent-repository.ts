@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/index.ts';
+import { jobQueue } from '../jobs/queue.ts';
 import { showConsentChecksSql } from '../leads/lead-changes.ts';
 import type { ConsentProvider } from './consent-evidence.ts';
 
@@ -56,31 +57,27 @@ export interface ClaimedCheck {
   evidence: string;
   attempts: number;
   deadline: Date;
-  lease_until: Date;
   phone: string | null;
   email: string | null;
 }
 
-/** Due pending checks for this worker, leased (`FOR UPDATE SKIP LOCKED`, as for webhooks), with the lead's contact. */
-export async function claimDueChecks(
-  db: Queryable,
-  limit: number,
-  leaseMs: number,
-  now: Date,
-): Promise<ClaimedCheck[]> {
-  const { rows } = await db.query<ClaimedCheck>(
-    `WITH due AS (
-       SELECT agent_id, lead_id FROM consent_checks
-        WHERE status = 'pending' AND next_at <= $2 AND (lease_until IS NULL OR lease_until < $2)
-        ORDER BY next_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-     UPDATE consent_checks c SET attempts = c.attempts + 1, lease_until = $2::timestamptz + make_interval(secs => $3)
-       FROM due, leads l
-      WHERE c.agent_id = due.agent_id AND c.lead_id = due.lead_id AND l.agent_id = c.agent_id AND l.lead_id = c.lead_id
-     RETURNING c.agent_id, c.lead_id, c.provider, c.evidence, c.attempts, c.deadline, c.lease_until, l.phone, l.email`,
-    [limit, now.toISOString(), leaseMs / 1000],
-  );
-  return rows.map((r) => ({ ...r, deadline: new Date(r.deadline), lease_until: new Date(r.lease_until) }));
-}
+/**
+ * The consent checks' queue (src/jobs): a check is due at its `next_at`; a claim returns the lead's
+ * contact with it. A check being asked keeps its status `pending`, as the lead shows it.
+ */
+export const consentJobs = jobQueue<ClaimedCheck>({
+  table: 'consent_checks',
+  key: [
+    ['agent_id', 'uuid'],
+    ['lead_id', 'uuid'],
+  ],
+  waiting: 'pending',
+  running: 'pending',
+  dueAt: 'next_at',
+  error: 'reason',
+  claimWith: { from: 'leads l', on: 'l.agent_id = j.agent_id AND l.lead_id = j.lead_id' },
+  returning: 'j.agent_id, j.lead_id, j.provider, j.evidence, j.attempts, j.deadline, l.phone, l.email',
+});
 
 export type CheckResult =
   | { status: 'verified'; expires_at: string | null }
@@ -88,49 +85,51 @@ export type CheckResult =
   | { status: 'pending'; reason: string; next_at: Date };
 
 /**
- * A claimed check's result, written only while this worker's lease holds (a worker whose lease ran
- * out writes nothing): verified or failed, shown on the lead, and on failure the lead's open call
- * tasks blocked (`consent_<reason>`) and its scheduled texts suppressed; or pending, tried again
- * at `next_at`. True when it was written.
+ * Claimed checks' results, over their claims: verified or failed, shown on the lead, and on failure
+ * the lead's open call tasks blocked (`consent_<reason>`) and its scheduled texts suppressed; or
+ * pending, tried again at `next_at`.
  */
+const settleChecks = consentJobs.settler<{ expires_at: string | null }>({
+  also: { expires_at: 'timestamptz' },
+  set: (clock) => `checked_at = CASE WHEN x.status = 'pending' THEN j.checked_at ELSE ${clock} END`,
+  then: () => `,
+shown AS (${showConsentChecksSql('settled', "c.status <> 'pending'")}),
+calls AS (
+  UPDATE dial_tasks t SET status = 'blocked', blocked_reason = 'consent_' || c.reason
+    FROM settled c
+   WHERE c.status = 'failed' AND t.agent_id = c.agent_id AND t.lead_id = c.lead_id AND t.status = 'open'
+  RETURNING 1),
+texts AS (
+  UPDATE sms_messages m SET status = 'suppressed', error = 'consent ' || c.reason, lease_until = NULL
+    FROM settled c
+   WHERE c.status = 'failed' AND m.agent_id = c.agent_id AND m.lead_id = c.lead_id
+     AND m.status = 'scheduled' AND m.kind = 'lead'
+  RETURNING 1)
+SELECT count(*)::int AS n FROM settled`,
+});
+
+/** A claimed check's result (settleChecks); false when its claim was no longer this worker's. */
 export async function finishCheck(
   db: Queryable,
   check: ClaimedCheck,
   result: CheckResult,
-  now: Date,
+  now: Date | undefined,
 ): Promise<boolean> {
-  const { rows } = await db.query<{ n: number }>(
-    `WITH done AS (
-       UPDATE consent_checks c SET status = $3, reason = $4, lease_until = NULL,
-              checked_at = CASE WHEN $3 = 'pending' THEN c.checked_at ELSE $5::timestamptz END,
-              expires_at = $6::timestamptz, next_at = COALESCE($7::timestamptz, c.next_at)
-        WHERE c.agent_id = $1 AND c.lead_id = $2 AND c.status = 'pending' AND c.lease_until = $8::timestamptz
-       RETURNING c.*),
-     shown AS (${showConsentChecksSql('done', "c.status <> 'pending'")}),
-     calls AS (
-       UPDATE dial_tasks t SET status = 'blocked', blocked_reason = 'consent_' || c.reason
-         FROM done c
-        WHERE c.status = 'failed' AND t.agent_id = c.agent_id AND t.lead_id = c.lead_id AND t.status = 'open'
-       RETURNING 1),
-     texts AS (
-       UPDATE sms_messages m SET status = 'suppressed', error = 'consent ' || c.reason, lease_until = NULL
-         FROM done c
-        WHERE c.status = 'failed' AND m.agent_id = c.agent_id AND m.lead_id = c.lead_id
-          AND m.status = 'scheduled' AND m.kind = 'lead'
-       RETURNING 1)
-     SELECT count(*)::int AS n FROM done`,
+  const written = await settleChecks(
+    db,
     [
-      check.agent_id,
-      check.lead_id,
-      result.status,
-      result.status === 'verified' ? null : result.reason,
-      now.toISOString(),
-      result.status === 'verified' ? result.expires_at : null,
-      result.status === 'pending' ? result.next_at.toISOString() : null,
-      check.lease_until.toISOString(),
+      {
+        job: check,
+        status: result.status,
+        error: result.status === 'verified' ? null : result.reason,
+        due: result.status === 'pending' ? result.next_at : undefined,
+        expires_at: result.status === 'verified' ? result.expires_at : null,
+      },
     ],
+    {},
+    now,
   );
-  return (rows[0]?.n ?? 0) > 0;
+  return written > 0;
 }
 
 /** What holds a lead's automatic contact: its check pending (until when), or failed (why). */

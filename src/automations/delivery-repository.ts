@@ -1,5 +1,6 @@
 import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
+import { jobQueue } from '../jobs/queue.ts';
 import type { JsonObject } from '../json.ts';
 import type { DestinationKind } from './payloads.ts';
 
@@ -51,68 +52,56 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Takes up to `limit` due deliveries for this worker. A delivery is due when it is pending (or its
- * sender's lease ran out: the worker died) and its time has come, its destination is active, and
- * no older delivery of the same lead to the same destination is still pending — so a lead's events
- * arrive in order. `FOR UPDATE SKIP LOCKED` and the lease keep two workers off one delivery.
+ * The webhook deliveries' queue (src/jobs). A delivery is due when it is pending (or its sender's
+ * lease ran out: the worker died) and its time has come, its destination is active, and no older
+ * delivery of the same lead to the same destination is still pending — so a lead's events arrive
+ * in order. A claim returns the destination with the delivery.
  */
-export async function claimDueDeliveries(
-  db: Queryable,
-  limit: number,
-  leaseMs: number,
-): Promise<ClaimedDelivery[]> {
-  // One statement: lock the due rows nobody else holds, lease them, and return them with their
-  // destination and the attempts made so far, this one included.
-  const { rows } = await db.query<ClaimedDelivery>(
-    `WITH due AS (
-       SELECT d.agent_id, d.delivery_id
-         FROM webhook_deliveries d
-         JOIN sync_destinations s ON s.agent_id = d.agent_id AND s.destination_id = d.destination_id
-        WHERE (d.status = 'pending' OR (d.status = 'sending' AND d.lease_until < now()))
-          AND d.next_attempt_at <= now() AND s.active
-          AND (d.lead_id IS NULL OR NOT EXISTS (
-                SELECT 1 FROM webhook_deliveries e
-                 WHERE e.destination_id = d.destination_id AND e.lead_id = d.lead_id
-                   AND e.seq < d.seq AND e.status IN ('pending', 'sending')))
-        ORDER BY d.next_attempt_at, d.seq
-        LIMIT $1
-        FOR UPDATE OF d SKIP LOCKED)
-     UPDATE webhook_deliveries w SET status = 'sending', lease_until = now() + make_interval(secs => $2),
-            attempts = w.attempts + 1, updated_at = now()
-       FROM due, sync_destinations s
-      WHERE w.agent_id = due.agent_id AND w.delivery_id = due.delivery_id
-        AND s.agent_id = w.agent_id AND s.destination_id = w.destination_id
-     RETURNING w.agent_id, w.delivery_id, w.message_id, w.destination_id, w.attempts, w.body, s.url, s.secret, s.kind`,
-    [limit, leaseMs / 1000],
-  );
-  return rows;
-}
+export const webhookJobs = jobQueue<ClaimedDelivery>({
+  table: 'webhook_deliveries',
+  key: [
+    ['agent_id', 'uuid'],
+    ['delivery_id', 'uuid'],
+  ],
+  waiting: 'pending',
+  running: 'sending',
+  dueAt: 'next_attempt_at',
+  thenBy: 'seq',
+  error: 'last_error',
+  updatedAt: true,
+  dueWhen: `EXISTS (SELECT FROM sync_destinations s
+                 WHERE s.agent_id = j.agent_id AND s.destination_id = j.destination_id AND s.active)
+     AND (j.lead_id IS NULL OR NOT EXISTS (
+           SELECT 1 FROM webhook_deliveries e
+            WHERE e.destination_id = j.destination_id AND e.lead_id = j.lead_id
+              AND e.seq < j.seq AND e.status IN ('pending', 'sending')))`,
+  claimWith: {
+    from: 'sync_destinations s',
+    on: 's.agent_id = j.agent_id AND s.destination_id = j.destination_id',
+  },
+  returning:
+    'j.agent_id, j.delivery_id, j.message_id, j.destination_id, j.attempts, j.body, s.url, s.secret, s.kind',
+});
 
-/**
- * An attempt writes its outcome only over the claim it made: still sending, with the attempt count
- * it took. A delivery canceled meanwhile (its destination deleted or disabled) stays canceled, and
- * one taken over by another worker after the lease ran out is that worker's to write.
- */
-const stillClaimed = (row: string, attempts: string) =>
-  `${row}.status = 'sending' AND ${row}.attempts = ${attempts}`;
+/** An attempt's outcome, with the receiver's HTTP status; delivered ones note when. */
+const settleDeliveries = webhookJobs.settler<{ last_status: number | null }>({
+  also: { last_status: 'int' },
+  set: () => `delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE j.delivered_at END`,
+});
 
 /** Deliveries the receiver took (2xx), all of a round in one statement. */
 export async function markDelivered(
   db: Queryable,
   delivered: ReadonlyArray<{ d: ClaimedDelivery; httpStatus: number }>,
 ): Promise<void> {
-  if (delivered.length === 0) return;
-  await db.query(
-    `UPDATE webhook_deliveries w SET status = 'delivered', delivered_at = now(), last_status = x.http_status,
-            last_error = NULL, lease_until = NULL, updated_at = now()
-       FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[]) AS x (agent_id, delivery_id, http_status, attempts)
-      WHERE w.agent_id = x.agent_id AND w.delivery_id = x.delivery_id AND ${stillClaimed('w', 'x.attempts')}`,
-    [
-      delivered.map(({ d }) => d.agent_id),
-      delivered.map(({ d }) => d.delivery_id),
-      delivered.map(({ httpStatus }) => httpStatus),
-      delivered.map(({ d }) => d.attempts),
-    ],
+  await settleDeliveries(
+    db,
+    delivered.map(({ d, httpStatus }) => ({
+      job: d,
+      status: 'delivered',
+      error: null,
+      last_status: httpStatus,
+    })),
   );
 }
 
@@ -128,22 +117,15 @@ export async function markFailed(
   },
 ): Promise<void> {
   const status = failure.final ?? (failure.retryInMs === null ? 'dead' : 'pending');
-  await db.query(
-    `UPDATE webhook_deliveries w
-        SET status = $3, last_status = $4, last_error = $5, lease_until = NULL, updated_at = now(),
-            next_attempt_at = CASE WHEN $6::bigint IS NULL THEN next_attempt_at
-                                   ELSE now() + make_interval(secs => $6::bigint / 1000.0) END
-      WHERE agent_id = $1 AND delivery_id = $2 AND ${stillClaimed('w', '$7')}`,
-    [
-      d.agent_id,
-      d.delivery_id,
+  await settleDeliveries(db, [
+    {
+      job: d,
       status,
-      failure.httpStatus,
-      failure.error.slice(0, 500),
-      failure.retryInMs,
-      d.attempts,
-    ],
-  );
+      error: failure.error,
+      due: status === 'pending' && failure.retryInMs !== null ? failure.retryInMs : undefined,
+      last_status: failure.httpStatus,
+    },
+  ]);
 }
 
 export interface DeliveryView {

@@ -1,4 +1,5 @@
 import { gathered } from '../db/gathered.ts';
+import type { JobKind } from '../jobs/runner.ts';
 import { LIMITS } from '../limits.ts';
 import type { Database } from '../db/index.ts';
 import { consentHolds } from './consent-repository.ts';
@@ -8,8 +9,8 @@ import { leadZone } from './lead-zone.ts';
 import { screenContact } from './screen-contact.ts';
 import {
   agentPhoneKey,
-  claimDueTexts,
   finishText,
+  textJobs,
   heldForAgent,
   HELD_FOR_AGENT,
   recordSentTexts,
@@ -39,38 +40,59 @@ export interface TextRound {
  */
 export const fromHand = (batch: number): number => batch - Math.ceil(batch / 4);
 
+export interface TextSettings {
+  batch: number;
+  leaseMs: number;
+  concurrency: number;
+}
+
 /**
- * Sends the texts whose time has come: those it claims (due longer, so sent first), and those the
- * fan-out of this worker wrote already claimed and handed it (`handed`). At the moment of sending
- * it checks again what may have changed since the text was scheduled: an opt-out or the number's
- * screening (a list it was added to, a registry gone stale: the text is suppressed, with the
- * reason) and the prospect's calling hours (outside them it waits for the next allowed
- * minute). A text that fails is tried again a minute later, three times in all. Every text sent is
- * written to the lead's history.
+ * Texts as a kind of job. A round sends the texts whose time has come: those it claims (due longer,
+ * so sent first), and those the fan-out of this worker wrote already claimed and put in its `hand`.
+ * At the moment of sending it checks again what may have changed since the text was scheduled: an
+ * opt-out or the number's screening (a list it was added to, a registry gone stale: the text is
+ * suppressed, with the reason) and the prospect's calling hours (outside them it waits for the next
+ * allowed minute). A text that fails is tried again a minute later, three times in all. Every text
+ * sent is written to the lead's history.
  *
  * Up to `concurrency` numbers are texted at once (a provider answers in a few hundred ms; one at a
  * time, a burst of new leads would wait minutes for their first text); the texts to one number go
  * one after the other, in the order they were due.
  */
-export async function sendDueTexts(
+export function textKind(
+  provider: SmsProvider,
+  settings: TextSettings,
+  hand: HandedText[],
+): JobKind<ClaimedText, TextRound> {
+  return {
+    name: 'texts',
+    queue: textJobs,
+    batch: () => settings.batch - Math.min(hand.length, fromHand(settings.batch)),
+    async handle(db, claimed, at) {
+      const now = at ?? new Date();
+      // A handed text is sent only while half its lease is left: after that it is the queue's, and
+      // another worker may claim it while this one is still sending.
+      const handed = hand
+        .splice(0, fromHand(settings.batch))
+        .filter((t) => t.lease_until.getTime() - settings.leaseMs / 2 > now.getTime());
+      return sendTexts(db, provider, [...claimed, ...handed], now, settings.concurrency);
+    },
+  };
+}
+
+async function sendTexts(
   db: Database,
   provider: SmsProvider,
-  opts: { now: Date; batch: number; leaseMs: number; concurrency: number; handed?: readonly HandedText[] },
+  texts: ReadonlyArray<ClaimedText | HandedText>,
+  now: Date,
+  concurrency: number,
 ): Promise<TextRound> {
   const round: TextRound = { sent: 0, failed: 0, suppressed: 0, deferred: 0 };
-  // A handed text is sent only while half its lease is left: after that it is the queue's, and
-  // another worker may claim it while this one is still sending.
-  const handed = (opts.handed ?? []).filter(
-    (t) => t.lease_until.getTime() - opts.leaseMs / 2 > opts.now.getTime(),
-  );
-  const room = opts.batch - Math.min(handed.length, fromHand(opts.batch));
-  const claimed = await claimDueTexts(db, room, opts.leaseMs, opts.now);
   const leads = await getFollowUpLeads(
     db,
-    claimed.map((t) => t.lead_id),
+    texts.flatMap((t) => ('lead' in t ? [] : [t.lead_id])),
   );
-  for (const t of handed) leads.set(t.lead_id, t.lead);
-  const texts = [...claimed, ...handed];
+  for (const t of texts) if ('lead' in t) leads.set(t.lead_id, t.lead);
   const byNumber = new Map<string, ClaimedText[]>();
   for (const t of texts) {
     const key = agentPhoneKey(t.agent_id, t.to_phone);
@@ -79,14 +101,13 @@ export async function sendDueTexts(
     else byNumber.set(key, [t]);
   }
   const queue = [...byNumber.values()];
-  const asks = roundTrips(db, opts.now);
+  const asks = roundTrips(db, now);
   const sender = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      for (const text of next)
-        round[await sendOne(asks, provider, text, leads.get(text.lead_id), opts.now)]++;
+      for (const text of next) round[await sendOne(asks, provider, text, leads.get(text.lead_id), now)]++;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(opts.concurrency, queue.length) }, sender));
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, sender));
   return round;
 }
 
@@ -144,29 +165,33 @@ async function sendOne(
   const answer = t.kind === 'agent';
   const reason = confirmation ? null : await blocked({ t, lead });
   if (reason !== null) {
-    await finishText(db, t, { status: 'suppressed', error: reason === 'opted_out' ? 'opted out' : reason });
+    await finishText(db, {
+      job: t,
+      status: 'suppressed',
+      error: reason === 'opted_out' ? 'opted out' : reason,
+    });
     return 'suppressed';
   }
   // An automatic text waits while the prospect's reply about when to contact is unread.
   if (!confirmation && !answer && (await held(t))) {
     const later = new Date(now.getTime() + LIMITS.heldTextRecheckMs);
-    await finishText(db, t, { status: 'scheduled', error: HELD_FOR_AGENT, send_at: later });
+    await finishText(db, { job: t, status: 'scheduled', error: HELD_FOR_AGENT, due: later });
     return 'deferred';
   }
   // A lead whose source asks for verified consent waits for the check, and never goes past it.
   const hold = confirmation || answer ? undefined : await consent(t);
   if (hold && 'failed' in hold) {
-    await finishText(db, t, { status: 'suppressed', error: `consent ${hold.failed}` });
+    await finishText(db, { job: t, status: 'suppressed', error: `consent ${hold.failed}` });
     return 'suppressed';
   }
   if (hold) {
-    await finishText(db, t, { status: 'scheduled', error: 'waiting for consent', send_at: hold.wait_until });
+    await finishText(db, { job: t, status: 'scheduled', error: 'waiting for consent', due: hold.wait_until });
     return 'deferred';
   }
   const state = typeof lead?.state === 'string' ? lead.state : null;
   const allowedAt = nextAllowedInstant(now, leadZone(lead ?? {}, t.agent_timezone), contactRule(state));
   if (!confirmation && !answer && allowedAt.getTime() > now.getTime()) {
-    await finishText(db, t, { status: 'scheduled', error: 'outside calling hours', send_at: allowedAt });
+    await finishText(db, { job: t, status: 'scheduled', error: 'outside calling hours', due: allowedAt });
     return 'deferred';
   }
   try {
@@ -194,15 +219,15 @@ async function sendOne(
     if (err instanceof TextRefused && err.optedOut) {
       await db.withTransaction(async (tx) => {
         await recordOptOut(tx, t.to_phone, PROVIDER_STOP, now, { words: error, confirm: false });
-        await finishText(tx, t, { status: 'suppressed', error: `opted out (${error})` });
+        await finishText(tx, { job: t, status: 'suppressed', error: `opted out (${error})` });
       });
       return 'suppressed';
     }
     if (err instanceof TextRefused || t.attempts >= MAX_ATTEMPTS) {
-      await finishText(db, t, { status: 'failed', error });
+      await finishText(db, { job: t, status: 'failed', error });
       return 'failed';
     }
-    await finishText(db, t, { status: 'scheduled', error, send_at: new Date(now.getTime() + 60_000) });
+    await finishText(db, { job: t, status: 'scheduled', error, due: new Date(now.getTime() + 60_000) });
     return 'deferred';
   }
 }

@@ -1,10 +1,6 @@
 import type { Database } from '../db/index.ts';
-import {
-  claimDueDeliveries,
-  markDelivered,
-  markFailed,
-  type ClaimedDelivery,
-} from './delivery-repository.ts';
+import type { JobKind } from '../jobs/runner.ts';
+import { markDelivered, markFailed, webhookJobs, type ClaimedDelivery } from './delivery-repository.ts';
 import { checkDestinationUrl } from './destination-address.ts';
 import {
   disableDestination,
@@ -12,14 +8,13 @@ import {
   markDestinationsHealthy,
 } from './destination-repository.ts';
 import { post } from './post.ts';
-import { nextDelay } from './retry-schedule.ts';
+import { nextDelay } from '../jobs/retry-schedule.ts';
 import { webhookHeaders } from './signing.ts';
 
 export interface WebhookSettings {
   retrySchedule: readonly number[];
   allowPrivateDestinations: boolean;
   timeoutMs: number;
-  leaseMs: number;
   /** A destination failing this long without one success is disabled. */
   disableAfterMs: number;
   batch: number;
@@ -33,28 +28,34 @@ export interface WebhookRound {
 }
 
 /**
- * Sends every due delivery once (up to a batch), at the same time; returns what came of them. The
+ * Webhooks as a kind of job: every delivery claimed is sent once, all at the same time. The
  * deliveries the receivers took are written in one statement when the round's last answer is in (a
  * process that dies before leaves them leased: they are sent again when the lease ends); a failure
  * is written as it comes, with its retry time.
  */
-export async function sendDueWebhooks(db: Database, settings: WebhookSettings): Promise<WebhookRound> {
-  const claimed = await claimDueDeliveries(db, settings.batch, settings.leaseMs);
-  const round: WebhookRound = { delivered: 0, failed: 0, dead: 0, gone: 0 };
-  const delivered: Array<{ d: ClaimedDelivery; httpStatus: number }> = [];
-  await Promise.all(
-    claimed.map(async (d) => {
-      const outcome = await sendOne(db, d, settings);
-      if (typeof outcome === 'number') delivered.push({ d, httpStatus: outcome });
-      round[typeof outcome === 'number' ? 'delivered' : outcome]++;
-    }),
-  );
-  await markDelivered(db, delivered);
-  await markDestinationsHealthy(
-    db,
-    delivered.map(({ d }) => d.destination_id),
-  );
-  return round;
+export function webhookKind(settings: WebhookSettings): JobKind<ClaimedDelivery, WebhookRound> {
+  return {
+    name: 'webhooks',
+    queue: webhookJobs,
+    batch: settings.batch,
+    async handle(db, claimed) {
+      const round: WebhookRound = { delivered: 0, failed: 0, dead: 0, gone: 0 };
+      const delivered: Array<{ d: ClaimedDelivery; httpStatus: number }> = [];
+      await Promise.all(
+        claimed.map(async (d) => {
+          const outcome = await sendOne(db, d, settings);
+          if (typeof outcome === 'number') delivered.push({ d, httpStatus: outcome });
+          round[typeof outcome === 'number' ? 'delivered' : outcome]++;
+        }),
+      );
+      await markDelivered(db, delivered);
+      await markDestinationsHealthy(
+        db,
+        delivered.map(({ d }) => d.destination_id),
+      );
+      return round;
+    },
+  };
 }
 
 /** Sends one delivery: its 2xx status when the receiver took it, else what came of it. */

@@ -1,6 +1,7 @@
 import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
-import { columnList, run, sql } from '../db/statement.ts';
+import { columnList } from '../db/statement.ts';
+import { jobQueue, type Outcome } from '../jobs/queue.ts';
 import type { FollowUpLead } from './follow-up-leads.ts';
 import { HISTORY_ROW, historyRow, type NewHistoryEntry } from '../leads/lead-repository.ts';
 
@@ -163,86 +164,53 @@ export interface HandedText extends ClaimedText {
 }
 
 /**
- * Handed texts this worker will not send (it is stopping) back to the queue at once, as they were
- * before their claim; one whose lease ran out and that another worker claimed is left to it.
+ * The texts' queue (src/jobs): a text is due at its `send_at`; a claim returns the agent's zone
+ * and number with it. Texts handed to a worker from the fan-out are written already claimed, and
+ * go back to the queue (`release`) should it stop before sending them.
  */
-export async function releaseTexts(db: Queryable, texts: readonly HandedText[]): Promise<void> {
-  if (texts.length === 0) return;
-  await db.query(
-    `UPDATE sms_messages m SET status = 'scheduled', attempts = m.attempts - 1, lease_until = NULL
-       FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[]) AS r (agent_id, sms_id, lease_until)
-      WHERE m.agent_id = r.agent_id AND m.sms_id = r.sms_id AND m.status = 'sending'
-        AND m.lease_until = r.lease_until`,
-    [texts.map((t) => t.agent_id), texts.map((t) => t.sms_id), texts.map((t) => t.lease_until.toISOString())],
-  );
-}
+export const textJobs = jobQueue<ClaimedText>({
+  table: 'sms_messages',
+  key: [
+    ['agent_id', 'uuid'],
+    ['sms_id', 'uuid'],
+  ],
+  waiting: 'scheduled',
+  running: 'sending',
+  dueAt: 'send_at',
+  error: 'error',
+  claimWith: { from: 'agents a', on: 'a.agent_id = j.agent_id' },
+  returning: `j.agent_id, j.sms_id, j.lead_id, j.to_phone, j.body, j.attempts, j.kind,
+              a.timezone AS agent_timezone, a.sms_from`,
+});
 
-/** Takes due texts for this worker; the lease keeps another worker off them, as for webhooks. */
-export async function claimDueTexts(
-  db: Queryable,
-  limit: number,
-  leaseMs: number,
-  now: Date,
-): Promise<ClaimedText[]> {
-  // One statement: lock the due rows nobody else holds, lease them, and return them with the
-  // attempts made so far, this one included.
-  const { rows } = await db.query<ClaimedText>(
-    `WITH due AS (
-       SELECT agent_id, sms_id FROM sms_messages
-        WHERE (status = 'scheduled' OR (status = 'sending' AND lease_until < $2)) AND send_at <= $2
-        ORDER BY send_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-     UPDATE sms_messages m SET status = 'sending', attempts = m.attempts + 1,
-            lease_until = $2::timestamptz + make_interval(secs => $3)
-       FROM due, agents a
-      WHERE m.agent_id = due.agent_id AND m.sms_id = due.sms_id AND a.agent_id = m.agent_id
-     RETURNING m.agent_id, m.sms_id, m.lead_id, m.to_phone, m.body, m.attempts, m.kind,
-               a.timezone AS agent_timezone, a.sms_from`,
-    [limit, now.toISOString(), leaseMs / 1000],
-  );
-  return rows;
-}
+/** What came of a text: sent (by whom), suppressed, failed for good, or due again at `due`. */
+export type TextOutcome = Outcome<ClaimedText> & { provider?: string | null; provider_id?: string | null };
 
-type TextOutcome =
-  | { status: 'sent'; provider: string; provider_id: string | null }
-  | { status: 'suppressed' | 'failed'; error: string }
-  | { status: 'scheduled'; error: string; send_at: Date };
+const TEXT_COLUMNS = {
+  also: { provider: 'text', provider_id: 'text' },
+  set: () => `sent_at = CASE WHEN x.status = 'sent' THEN now() ELSE j.sent_at END`,
+} as const;
 
-const FINISH_TEXT = `UPDATE sms_messages SET status = $3, lease_until = NULL, provider = $4, provider_id = $5, error = $6,
-       sent_at = CASE WHEN $3 = 'sent' THEN now() ELSE sent_at END, send_at = COALESCE($7, send_at)
- WHERE agent_id = $1 AND sms_id = $2`;
+/** Outcomes of texts, over their claims. */
+export const finishTexts = textJobs.settler<{ provider?: string | null; provider_id?: string | null }>(
+  TEXT_COLUMNS,
+);
 
-const finishValues = (t: ClaimedText, outcome: TextOutcome): unknown[] => [
-  t.agent_id,
-  t.sms_id,
-  outcome.status,
-  outcome.status === 'sent' ? outcome.provider : null,
-  outcome.status === 'sent' ? outcome.provider_id : null,
-  outcome.status === 'sent' ? null : outcome.error.slice(0, 500),
-  outcome.status === 'scheduled' ? outcome.send_at.toISOString() : null,
-];
-
-export async function finishText(db: Queryable, t: ClaimedText, outcome: TextOutcome): Promise<void> {
-  await db.query(FINISH_TEXT, finishValues(t, outcome));
+export async function finishText(db: Queryable, outcome: TextOutcome): Promise<void> {
+  await finishTexts(db, [outcome]);
 }
 
 // Texts the provider took: each text's row and its lead's history line, all in one statement (a
-// text's two rows both or neither). Each parameter is an array, an element per text.
-export const SENT_TEXTS = sql(
-  (p) => `WITH x AS (
-  SELECT * FROM unnest(${p('agent_ids', 'uuid[]')}, ${p('sms_ids', 'uuid[]')}, ${p('providers', 'text[]')},
-                       ${p('provider_ids', 'text[]')}) WITH ORDINALITY AS x (agent_id, sms_id, provider, provider_id, n)),
-sent AS (
-  UPDATE sms_messages m SET status = 'sent', lease_until = NULL, provider = x.provider, provider_id = x.provider_id,
-         error = NULL, sent_at = now()
-    FROM x WHERE m.agent_id = x.agent_id AND m.sms_id = x.sms_id
-  RETURNING x.n)
-INSERT INTO ${HISTORY_ROW.table} (${columnList(HISTORY_ROW)})
-SELECT ${columnList(HISTORY_ROW)}
+// text's two rows both or neither). Each history parameter is an array, an element per text.
+export const SENT_TEXTS = textJobs.settler<{ provider: string; provider_id: string | null }>({
+  ...TEXT_COLUMNS,
+  then: (p) => `INSERT INTO ${HISTORY_ROW.table} (${columnList(HISTORY_ROW)})
+SELECT ${HISTORY_ROW.columns.map((c) => `h.${c.name}`).join(', ')}
   FROM unnest(${HISTORY_ROW.columns.map((c) => p(`history.${c.name}`, `${c.type}[]`)).join(', ')}) WITH ORDINALITY
        AS h (${columnList(HISTORY_ROW)}, n)
-  JOIN sent USING (n)
+  JOIN settled s ON s.n = h.n
  ORDER BY h.n`,
-);
+});
 
 export interface SentText {
   t: ClaimedText;
@@ -257,13 +225,11 @@ export async function recordSentTexts(db: Queryable, texts: readonly SentText[])
   const columns = Object.fromEntries(
     HISTORY_ROW.columns.map((c) => [`history.${c.name}`, history.map((row) => row[c.name])]),
   );
-  await run(db, SENT_TEXTS, {
-    agent_ids: texts.map((x) => x.t.agent_id),
-    sms_ids: texts.map((x) => x.t.sms_id),
-    providers: texts.map((x) => x.sent.provider),
-    provider_ids: texts.map((x) => x.sent.provider_id),
-    ...columns,
-  });
+  await SENT_TEXTS(
+    db,
+    texts.map((x) => ({ job: x.t, status: 'sent', error: null, ...x.sent })),
+    columns,
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ConsentProviders } from '../config.ts';
-import type { Database } from '../db/index.ts';
+import type { JobKind } from '../jobs/runner.ts';
 import { consentRequest, readConsentAnswer, type ConsentOutcome } from './consent-evidence.ts';
-import { claimDueChecks, finishCheck, type CheckResult, type ClaimedCheck } from './consent-repository.ts';
+import { consentJobs, finishCheck, type CheckResult, type ClaimedCheck } from './consent-repository.ts';
 import { post } from './post.ts';
 
 export interface ConsentRound {
@@ -10,27 +10,40 @@ export interface ConsentRound {
   retried: number;
 }
 
+export interface ConsentSettings {
+  batch: number;
+  timeoutMs: number;
+  retryBaseMs: number;
+}
+
 /**
- * Verifies the consent checks whose time has come, with their providers (consent-evidence.ts),
- * all of a round at once: claimed under a lease, so no two workers ask for one check, and written
- * only while the lease holds. No answer, a 5xx or a 429 is asked again after `retryBaseMs`, twice
- * that, … until the check's deadline; at the deadline it has failed (`timeout`).
+ * Consent checks as a kind of job: the checks whose time has come are asked of their providers
+ * (consent-evidence.ts), all of a round at once. No answer, a 5xx or a 429 is asked again after
+ * `retryBaseMs`, twice that, … until the check's deadline; at the deadline it has failed (`timeout`).
  */
-export async function verifyDueConsent(
-  db: Database,
+export function consentKind(
   providers: ConsentProviders,
-  opts: { now: Date; batch: number; leaseMs: number; timeoutMs: number; retryBaseMs: number },
-): Promise<ConsentRound> {
-  const round: ConsentRound = { verified: 0, failed: 0, retried: 0 };
-  const claimed = await claimDueChecks(db, opts.batch, opts.leaseMs, opts.now);
-  await Promise.all(
-    claimed.map(async (check) => {
-      const result = toResult(check, await ask(check, providers, opts), opts);
-      if (await finishCheck(db, check, result, opts.now))
-        round[result.status === 'pending' ? 'retried' : result.status]++;
-    }),
-  );
-  return round;
+  settings: ConsentSettings,
+): JobKind<ClaimedCheck, ConsentRound> {
+  return {
+    name: 'consent',
+    queue: consentJobs,
+    batch: settings.batch,
+    async handle(db, claimed, at) {
+      const now = at ?? new Date();
+      const round: ConsentRound = { verified: 0, failed: 0, retried: 0 };
+      await Promise.all(
+        claimed.map(async (row) => {
+          const check = { ...row, deadline: new Date(row.deadline) };
+          const opts = { ...settings, now };
+          const result = toResult(check, await ask(check, providers, opts), opts);
+          if (await finishCheck(db, check, result, at))
+            round[result.status === 'pending' ? 'retried' : result.status]++;
+        }),
+      );
+      return round;
+    },
+  };
 }
 
 async function ask(

@@ -1,12 +1,12 @@
 import type { Queryable } from '../db/index.ts';
 import { run, sql } from '../db/statement.ts';
+import { jobQueue } from '../jobs/queue.ts';
 import { currentSourceSql, currentSourceValues } from '../sources/source-repository.ts';
 import type { AnnouncedLead } from './meta-envelope.ts';
 import type { SourceClaim } from './source-directory.ts';
 
 // The Meta fetch jobs (migrations/0022-meta-connector.sql): one per leadgen_id and source, queued
-// by the envelope's request, claimed by the fetcher (meta-leads.ts) as the dispatcher claims
-// webhook deliveries: FOR UPDATE SKIP LOCKED, a lease, and an outcome written only over its claim.
+// by the envelope's request, claimed by the fetcher (meta-leads.ts) from their queue (src/jobs).
 
 const QUEUE = sql<'token_hash' | 'source_id' | 'revision' | 'jobs'>(
   (p) => `WITH src AS (
@@ -49,49 +49,38 @@ export interface MetaLeadJob extends AnnouncedLead {
   attempts: number;
 }
 
-/** Takes up to `limit` due jobs (pending, or fetching with a lease run out) for this fetcher. */
-export async function claimDueMetaLeads(
-  db: Queryable,
-  limit: number,
-  leaseMs: number,
-): Promise<MetaLeadJob[]> {
-  const { rows } = await db.query<MetaLeadJob>(
-    `WITH due AS (
-       SELECT agent_id, source_id, leadgen_id FROM meta_leads
-        WHERE (status = 'pending' OR (status = 'fetching' AND lease_until < now()))
-          AND next_attempt_at <= now()
-        ORDER BY next_attempt_at
-        LIMIT $1
-        FOR UPDATE SKIP LOCKED)
-     UPDATE meta_leads m SET status = 'fetching', lease_until = now() + make_interval(secs => $2),
-            attempts = m.attempts + 1, updated_at = now()
-       FROM due
-      WHERE m.agent_id = due.agent_id AND m.source_id = due.source_id AND m.leadgen_id = due.leadgen_id
-     RETURNING m.agent_id, m.source_id, m.leadgen_id, m.form_id, m.ad_id, m.page_id, m.created_time, m.attempts`,
-    [limit, leaseMs / 1000],
-  );
-  return rows;
-}
-
-/** The job, still this fetcher's claim: fetching, with the attempt count it took. */
-const CLAIMED = `agent_id = $1 AND source_id = $2 AND leadgen_id = $3 AND status = 'fetching' AND attempts = $4`;
-const keyOf = (job: MetaLeadJob) => [job.agent_id, job.source_id, job.leadgen_id, job.attempts];
+/** The Meta fetch jobs' queue (src/jobs): a job is due at its `next_attempt_at`. */
+export const metaJobs = jobQueue<MetaLeadJob>({
+  table: 'meta_leads',
+  key: [
+    ['agent_id', 'uuid'],
+    ['source_id', 'uuid'],
+    ['leadgen_id', 'text'],
+  ],
+  waiting: 'pending',
+  running: 'fetching',
+  dueAt: 'next_attempt_at',
+  error: 'last_error',
+  updatedAt: true,
+  returning:
+    'j.agent_id, j.source_id, j.leadgen_id, j.form_id, j.ad_id, j.page_id, j.created_time, j.attempts',
+});
 
 /** How a job ended: a lead (created, merged or replayed), a Listen sample, or a refusal to keep. */
 export type FinalOutcome =
   { status: 'done'; leadId: string } | { status: 'sampled' } | { status: 'refused'; error: string };
 
+const settleMetaLeads = metaJobs.settler<{ lead_id: string | null }>({ also: { lead_id: 'uuid' } });
+
 export async function finishMetaLead(db: Queryable, job: MetaLeadJob, outcome: FinalOutcome): Promise<void> {
-  await db.query(
-    `UPDATE meta_leads SET status = $5, lead_id = $6, last_error = $7, lease_until = NULL, updated_at = now()
-      WHERE ${CLAIMED}`,
-    [
-      ...keyOf(job),
-      outcome.status,
-      outcome.status === 'done' ? outcome.leadId : null,
-      outcome.status === 'refused' ? outcome.error : null,
-    ],
-  );
+  await settleMetaLeads(db, [
+    {
+      job,
+      status: outcome.status,
+      lead_id: outcome.status === 'done' ? outcome.leadId : null,
+      error: outcome.status === 'refused' ? outcome.error : null,
+    },
+  ]);
 }
 
 /** A failed attempt: tried again after `retryInMs`, or dead when the schedule is spent (null). */
@@ -100,15 +89,19 @@ export async function failMetaLead(
   job: MetaLeadJob,
   failure: { error: string; retryInMs: number | null },
 ): Promise<void> {
-  await db.query(
-    `UPDATE meta_leads SET status = CASE WHEN $6::bigint IS NULL THEN 'dead' ELSE 'pending' END,
-            last_error = $5, lease_until = NULL, updated_at = now(),
-            next_attempt_at = CASE WHEN $6::bigint IS NULL THEN next_attempt_at
-                                   ELSE now() + make_interval(secs => $6::bigint / 1000.0) END
-      WHERE ${CLAIMED}`,
-    [...keyOf(job), failure.error.slice(0, 500), failure.retryInMs],
-  );
+  await metaJobs.settle(db, [
+    {
+      job,
+      status: failure.retryInMs === null ? 'dead' : 'pending',
+      error: failure.error,
+      due: failure.retryInMs ?? undefined,
+    },
+  ]);
 }
+
+/** The job, still this fetcher's claim: fetching, with the attempt count it took. */
+const CLAIMED = `agent_id = $1 AND source_id = $2 AND leadgen_id = $3 AND status = 'fetching' AND attempts = $4`;
+const keyOf = (job: MetaLeadJob) => [job.agent_id, job.source_id, job.leadgen_id, job.attempts];
 
 /**
  * The page access token the attempt used (`sealedToken`, as stored; null: none was set) is no good:

@@ -1,6 +1,7 @@
-import { nextDelay } from '../automations/retry-schedule.ts';
+import { nextDelay } from '../jobs/retry-schedule.ts';
 import { LIMITS } from '../limits.ts';
 import { isTransientDbError } from '../db/database.ts';
+import { createRunner, jobStep, type JobKind } from '../jobs/runner.ts';
 import type { Database } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -10,9 +11,9 @@ import { createGateway, type Gateway } from './gateway.ts';
 import { fetchGraphLead } from './graph-api.ts';
 import { recordListenSample } from './listen.ts';
 import {
-  claimDueMetaLeads,
   failMetaLead,
   finishMetaLead,
+  metaJobs,
   stopMetaLead,
   type MetaLeadJob,
 } from './meta-lead-repository.ts';
@@ -133,57 +134,30 @@ export function createMetaFetcher(db: Database, opts: MetaFetcherOptions): MetaF
     return fail(job, `the lead was not written (${result.kind === 'rejected' ? result.code : result.kind})`);
   };
 
-  const runOnce = async (): Promise<number> => {
-    const jobs = await claimDueMetaLeads(db, LIMITS.metaFetchBatch, leaseMs);
-    for (let i = 0; i < jobs.length; i += LIMITS.metaFetchConcurrency) {
-      await Promise.all(
-        jobs.slice(i, i + LIMITS.metaFetchConcurrency).map((job) => settle(job, () => fetchOne(job))),
-      );
-    }
-    if (jobs.length > 0) opts.log.info({ meta_leads: jobs.length }, 'meta leads fetched');
-    return jobs.length;
-  };
-
-  let stopped = true;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | null = null;
-  let again = false;
-  const loop = () => {
-    if (stopped || running) {
-      again = running !== null;
-      return;
-    }
-    clearTimeout(timer);
-    running = (async () => {
-      let found = 0;
-      try {
-        found = await runOnce();
-      } catch (err) {
-        opts.log.warn({ err, transient: isTransientDbError(err) }, 'meta fetcher round failed; trying again');
+  const kind: JobKind<MetaLeadJob, { fetched: number }> = {
+    name: 'meta-leads',
+    queue: metaJobs,
+    batch: LIMITS.metaFetchBatch,
+    async handle(_db, jobs) {
+      for (let i = 0; i < jobs.length; i += LIMITS.metaFetchConcurrency) {
+        await Promise.all(
+          jobs.slice(i, i + LIMITS.metaFetchConcurrency).map((job) => settle(job, () => fetchOne(job))),
+        );
       }
-      running = null;
-      if (stopped) return;
-      const now = again || found >= LIMITS.metaFetchBatch;
-      again = false;
-      timer = setTimeout(loop, now ? 0 : LIMITS.dispatcherPollMs);
-    })();
+      return { fetched: jobs.length };
+    },
   };
-
+  const step = jobStep(db, kind, { leaseMs });
+  const runner = createRunner([step], {
+    pollMs: LIMITS.dispatcherPollMs,
+    log: opts.log,
+    label: 'meta_fetcher',
+  });
   return {
-    runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      loop();
-    },
-    wake() {
-      if (!stopped) loop();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    runOnce: async () => (await step.round()).result.fetched,
+    start: () => runner.start(),
+    wake: () => runner.wake(kind.name),
+    stop: () => runner.stop(),
   };
 }
 

@@ -1,7 +1,10 @@
 import { createDispatcher } from '../../src/automations/dispatcher.ts';
+import { textKind } from '../../src/automations/send-texts.ts';
 import type { SmsProvider } from '../../src/automations/sms-providers.ts';
+import type { HandedText } from '../../src/automations/sms-repository.ts';
 import type { AutomationConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/index.ts';
+import { jobStep } from '../../src/jobs/runner.ts';
 
 /** The automations' settings in tests: no dispatcher of the app's own, local receivers allowed. */
 export const testAutomationConfig = (retrySchedule: number[] = [0]): AutomationConfig => ({
@@ -43,4 +46,19 @@ export function heldSmsProvider() {
     },
   };
   return { sms, asked, release: () => release() };
+}
+
+/**
+ * One round of the texts' kind alone, at `now`: what it claims from the queue and the texts in its
+ * hand (as the fan-out of its worker hands them).
+ */
+export async function textRound(
+  db: Database,
+  provider: SmsProvider,
+  opts: { now: Date; leaseMs: number; handed?: readonly HandedText[] },
+) {
+  const kind = textKind(provider, { batch: 200, leaseMs: opts.leaseMs, concurrency: 16 }, [
+    ...(opts.handed ?? []),
+  ]);
+  return (await jobStep(db, kind, { leaseMs: opts.leaseMs, now: () => opts.now }).round()).result;
 }
