@@ -77,6 +77,7 @@ export function textKind(
         .filter((t) => t.lease_until.getTime() - settings.leaseMs / 2 > now.getTime());
       return sendTexts(db, provider, [...claimed, ...handed], now, settings.concurrency);
     },
+    backlog: () => hand.length >= fromHand(settings.batch),
   };
 }
 

@@ -16,6 +16,8 @@ export interface JobKind<J extends Claimed, R extends object = object> {
    * by outcome (logged when anything happened).
    */
   handle(db: Database, jobs: J[], at: Date | undefined): Promise<R>;
+  /** Whether this worker holds a round's worth of its jobs in memory (texts the fan-out handed it): go again at once. */
+  backlog?(): boolean;
 }
 
 /** One loop of a runner: a round, what it did, and whether it found a full batch (go again at once). */
@@ -43,7 +45,7 @@ export function jobStep<J extends Claimed, R extends object>(
       const batch = typeof kind.batch === 'number' ? kind.batch : kind.batch();
       const jobs = await kind.queue.claim(db, batch, settings.leaseMs, at);
       const result = await kind.handle(db, jobs, at);
-      return { result, full: batch > 0 && jobs.length >= batch };
+      return { result, full: (batch > 0 && jobs.length >= batch) || (kind.backlog?.() ?? false) };
     },
   };
 }
