@@ -10,7 +10,7 @@ import { type AutomationConfig } from './config.ts';
 import { ErrorResponse } from './errors.ts';
 import { registerConsole } from './console/routes.ts';
 import { sessionSecret } from './console/session.ts';
-import { BookingEvent, LeadSubmission } from './gateway/contract-schemas.ts';
+import { BookingEvent, LeadSubmission } from './http/contract-schemas.ts';
 import { registerGatewayRoutes, type GatewayDeps } from './gateway/routes.ts';
 import { installAvailability, type Lifecycle } from './http/availability.ts';
 import { answerClientError, answerUnreadableUrl, installErrorHandling } from './http/error-handler.ts';

@@ -19,7 +19,7 @@ import { createMetrics } from './metrics/metrics.ts';
 import { purgeExpiredKeys } from './idempotency/key-store.ts';
 import { purgeExpiredSamples } from './listen/listen-sample-repository.ts';
 import { printBanner } from './banner.ts';
-import { createMetaFetcher } from './gateway/meta-leads.ts';
+import { createMetaFetcher } from './meta-fetch/meta-leads.ts';
 import { createSecretBox, newSecretsKey, type SecretBox } from './sources/secrets.ts';
 
 export interface RunningServer {

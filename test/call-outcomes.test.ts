@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/limits.ts';
 import type { Database } from '../src/db/index.ts';
-import { actOnLead } from '../src/admin/use-cases/lead-actions.ts';
+import { actOnLead } from '../src/use-cases/lead-actions.ts';
 import type { CallOutcome } from '../src/leads/lead-status.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';

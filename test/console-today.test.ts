@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actOnLead } from '../src/admin/use-cases/lead-actions.ts';
+import { actOnLead } from '../src/use-cases/lead-actions.ts';
 import { loadToday } from '../src/console/today.ts';
 import { createTestApp, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signMetaPayload } from '../src/gateway/meta-envelope.ts';
-import { createMetaFetcher } from '../src/gateway/meta-leads.ts';
+import { createMetaFetcher } from '../src/meta-fetch/meta-leads.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { adminInject, createTestApp, seedSource, TEST_SECRETS, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';

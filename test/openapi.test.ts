@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorCode } from '../src/errors.ts';
 import { GATEWAY_PATH } from '../src/gateway/routes.ts';
 import { LEAD_FIELDS, type FieldKind } from '../src/ingest/fields.ts';
-import { LISTEN_MESSAGE } from '../src/gateway/result.ts';
+import { LISTEN_MESSAGE } from '../src/http/contract-meta.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Compile } from 'typebox/compile';
 import { readFileSync } from 'node:fs';

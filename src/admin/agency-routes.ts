@@ -40,7 +40,7 @@ import { NoContent } from './schemas/common.ts';
 import { AgentParams } from './schemas/agents.ts';
 import { AGENT, AUTH, answers, BODY, operation } from './schemas/errors.ts';
 import { CreateSourceBody, SourceWithToken } from './schemas/sources.ts';
-import { createLeadSource } from './use-cases/sources.ts';
+import { createLeadSource } from '../use-cases/sources.ts';
 
 const AGENCY = [...AUTH, 'AGENCY_NOT_FOUND'] as const;
 

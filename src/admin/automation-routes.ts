@@ -24,8 +24,8 @@ import {
 import { NoContent } from './schemas/common.ts';
 import { AGENT, answers, AUTH, BODY, operation, SOURCE } from './schemas/errors.ts';
 import { SourceParams } from './schemas/sources.ts';
-import { addDestination } from './use-cases/destinations.ts';
-import { actOnLead } from './use-cases/lead-actions.ts';
+import { addDestination } from '../use-cases/destinations.ts';
+import { actOnLead } from '../use-cases/lead-actions.ts';
 
 /** Outbound destinations of a source, the deliveries made to them, and the agent's dial queue. */
 export function registerAutomationRoutes(app: AdminApp, deps: AdminDeps): void {

@@ -4,7 +4,7 @@ import { ownerOf } from './auth.ts';
 import { LeadActionResult, LeadCallBody, LeadNoteBody, LeadStatusBody } from './schemas/lead-actions.ts';
 import { LeadParams } from './schemas/leads.ts';
 import { answers, AUTH, BODY, operation } from './schemas/errors.ts';
-import { actOnLead, type LeadAction } from './use-cases/lead-actions.ts';
+import { actOnLead, type LeadAction } from '../use-cases/lead-actions.ts';
 import type { FastifyRequest } from 'fastify';
 
 /**

@@ -5,7 +5,7 @@ import { appError } from '../errors.ts';
 import { encodeLeadCursor, listLeads } from '../leads/lead-queries.ts';
 import { ownerOf } from './auth.ts';
 import { agentOf, loadAgent } from './lookups.ts';
-import { readLead } from './use-cases/lead-read.ts';
+import { readLead } from '../use-cases/lead-read.ts';
 import { parseAgendaRange, parseLeadListQuery } from './list-queries.ts';
 import { AgentParams } from './schemas/agents.ts';
 import { AGENT, answers, AUTH, operation } from './schemas/errors.ts';

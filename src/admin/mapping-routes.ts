@@ -5,7 +5,7 @@ import { loadSource, sourceOf } from './lookups.ts';
 import { answers, BODY, operation, SOURCE } from './schemas/errors.ts';
 import { MappingRules, SetMappingRulesBody } from './schemas/samples.ts';
 import { SourceParams } from './schemas/sources.ts';
-import { replaceMappingRules } from './use-cases/mapping-rules.ts';
+import { replaceMappingRules } from '../use-cases/mapping-rules.ts';
 
 /** A source's own mapping rules: read them, or replace them all at once. */
 export function registerMappingRoutes(app: AdminApp, deps: AdminDeps): void {

@@ -14,7 +14,7 @@ import {
   SourceWithToken,
   UpdateSourceBody,
 } from './schemas/sources.ts';
-import { changeLeadSource, createLeadSource, regenerateLeadSourceToken } from './use-cases/sources.ts';
+import { changeLeadSource, createLeadSource, regenerateLeadSourceToken } from '../use-cases/sources.ts';
 
 export function registerSourceRoutes(app: AdminApp, deps: AdminDeps): void {
   const withAgent = loadAgent(deps.db);

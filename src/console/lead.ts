@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LeadCallBody, LeadNoteBody, LeadStatusBody } from '../admin/schemas/lead-actions.ts';
-import { actOnLead, type LeadAction } from '../admin/use-cases/lead-actions.ts';
+import { actOnLead, type LeadAction } from '../use-cases/lead-actions.ts';
 import type { CallOutcome, LeadStatus } from '../leads/lead-status.ts';
 import { listDestinations } from '../automations/destination-repository.ts';
 import { markThreadRead, readThread } from '../conversations/thread-repository.ts';
-import { readLead } from '../admin/use-cases/lead-read.ts';
+import { readLead } from '../use-cases/lead-read.ts';
 import { listSources } from '../sources/source-repository.ts';
 import { appError } from '../errors.ts';
 import type { ConsoleDeps } from './deps.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseLeadListQuery } from '../admin/list-queries.ts';
 import { LeadListQuery } from '../admin/schemas/leads.ts';
-import { webhookUrl } from '../admin/use-cases/webhook-url.ts';
+import { webhookUrl } from '../use-cases/webhook-url.ts';
 import { LEAD_CATEGORY_SYNONYMS } from '../ingest/tables/synonyms.ts';
 import { encodeLeadCursor, listLeads, type LeadListQuery as ListQuery } from '../leads/lead-queries.ts';
 import { listSources } from '../sources/source-repository.ts';

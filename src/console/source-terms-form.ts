@@ -1,4 +1,4 @@
-import type { SourceChange } from '../admin/use-cases/sources.ts';
+import type { SourceChange } from '../use-cases/sources.ts';
 import { US_STATES } from '../ingest/tables/us-states.ts';
 import { dollars, MAX_CENTS, readDollars } from '../money.ts';
 

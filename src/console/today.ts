@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { webhookUrl } from '../admin/use-cases/webhook-url.ts';
+import { webhookUrl } from '../use-cases/webhook-url.ts';
 import { DateTime } from 'luxon';
 import { listAgenda } from '../appointments/appointment-queries.ts';
 import { readDialQueue } from '../automations/dial-queue.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { readDialQueue } from '../automations/dial-queue.ts';
-import { actOnLead } from '../admin/use-cases/lead-actions.ts';
+import { actOnLead } from '../use-cases/lead-actions.ts';
 import { retryText } from '../automations/sms-repository.ts';
 import { CALL_OUTCOMES, type CallOutcome } from '../leads/lead-status.ts';
 import {

@@ -89,7 +89,7 @@ async function deliverAs(
   if (!parsed.ok && parsed.code === 'PAYLOAD_TOO_LARGE')
     return onDatabaseWord(claim, async () => rejected(parsed.code, parsed.details));
   if (!parsed.ok) return keepRefused(gateway.samples, claim, request, rejected(parsed.code, parsed.details));
-  // Meta's envelope announces leads and holds none: they are fetched (meta-leads.ts).
+  // Meta's envelope announces leads and holds none: they are fetched (src/meta-fetch).
   const announced = readMetaEnvelope(parsed.body);
   if (announced) return queueMetaEnvelope(gateway, claim, announced, request);
   const google = checkGoogleKey(parsed.body, source.google_key_hash);

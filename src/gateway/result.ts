@@ -1,4 +1,5 @@
 import type { ResolvedAppointment } from '../appointments/schedule.ts';
+import { LISTEN_MESSAGE } from '../http/contract-meta.ts';
 import { LIMITS } from '../limits.ts';
 import { ERRORS, errorBody, unavailableError, type ErrorBody, type ErrorCode } from '../errors.ts';
 import { isSameContact, type ContactFingerprint } from '../idempotency/fingerprint.ts';
@@ -24,7 +25,7 @@ export type DeliveryResult =
   | { kind: 'no_show'; marked: boolean; lead_id: string; agent_id: string; status: LeadStatus | null }
   /** A scheduler event the gateway acknowledges and records without acting on it. */
   | { kind: 'ignored' }
-  /** Meta's leadgen envelope: each lead it announced is queued to be fetched (meta-leads.ts). */
+  /** Meta's leadgen envelope: each lead it announced is queued to be fetched (src/meta-fetch). */
   | { kind: 'queued'; leadgenIds: string[] }
   /** Meta's subscription handshake, passed: its challenge is echoed. */
   | { kind: 'challenge'; challenge: string }
@@ -102,8 +103,6 @@ export function answerForUsedKey(
   if (!used.response) throw new Error('idempotency key row without a response');
   return { kind: 'replayed', answer: used.response, sameBody: used.sameBody };
 }
-
-export const LISTEN_MESSAGE = 'Sample received for mapping. Check the lead source in the app.';
 
 /** The success answer of a live delivery; its keys are written in this order. */
 export interface SuccessAnswer {

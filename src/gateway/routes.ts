@@ -19,8 +19,8 @@ import { answerHandshake } from './meta-handshake.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { rejected, toAnswer, unavailable, type DeliveryResult, type Rejected } from './result.ts';
 import { createSourceDirectory } from './source-directory.ts';
-import { contractOnly, gatewaySchema } from './contract-schemas.ts';
-import { handshakeSchema } from './contract-meta.ts';
+import { contractOnly, gatewaySchema } from '../http/contract-schemas.ts';
+import { handshakeSchema } from '../http/contract-meta.ts';
 
 export const GATEWAY_PATH = '/v1/inbound-lead-gateway';
 

@@ -57,3 +57,6 @@ export function handshakeSchema(): FastifySchema {
     },
   };
 }
+
+/** What a Listen source's delivery is told: kept as a sample, nothing else. */
+export const LISTEN_MESSAGE = 'Sample received for mapping. Check the lead source in the app.';

@@ -4,8 +4,7 @@ import { errorResponses, type ErrorCode } from '../errors.ts';
 import { leadFieldSchemas } from '../ingest/field-schemas.ts';
 import { LEAD_STATUSES } from '../leads/lead-status.ts';
 import { SCHEDULE_TYPE_SYNONYMS } from '../ingest/tables/synonyms.ts';
-import { queuedAnswer, queuedExample } from './contract-meta.ts';
-import { LISTEN_MESSAGE } from './result.ts';
+import { LISTEN_MESSAGE, queuedAnswer, queuedExample } from './contract-meta.ts';
 
 /**
  * The sender contract as the gateway routes' schemas (docs/sender-contract.md): what a sender

@@ -7,21 +7,15 @@ import type { JsonObject } from '../json.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { findMetaSource, type MetaSource } from '../sources/source-repository.ts';
 import type { SecretBox } from '../sources/secrets.ts';
-import { createGateway, type Gateway } from './gateway.ts';
+import { createGateway, type Gateway } from '../gateway/gateway.ts';
 import { fetchGraphLead } from './graph-api.ts';
-import { recordListenSample } from './listen.ts';
-import {
-  failMetaLead,
-  finishMetaLead,
-  metaJobs,
-  stopMetaLead,
-  type MetaLeadJob,
-} from './meta-lead-repository.ts';
-import { leadDelivery } from './live-delivery.ts';
-import { keepRefused } from './refused-sample.ts';
-import { isRefusedByTerms, rejected } from './result.ts';
-import type { SourceClaim } from './source-directory.ts';
-import { prepareSourceLead } from './source-rules.ts';
+import { recordListenSample } from '../gateway/listen.ts';
+import { failMetaLead, finishMetaLead, metaJobs, stopMetaLead, type MetaLeadJob } from './meta-jobs.ts';
+import { leadDelivery } from '../gateway/live-delivery.ts';
+import { keepRefused } from '../gateway/refused-sample.ts';
+import { isRefusedByTerms, rejected } from '../gateway/result.ts';
+import type { SourceClaim } from '../gateway/source-directory.ts';
+import { prepareSourceLead } from '../gateway/source-rules.ts';
 
 interface Log {
   info(obj: object, msg: string): void;

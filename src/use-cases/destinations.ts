@@ -1,8 +1,8 @@
-import { checkDestinationUrl } from '../../automations/destination-address.ts';
-import { createDestination, type DestinationView } from '../../automations/destination-repository.ts';
-import type { DestinationKind } from '../../automations/payloads.ts';
-import type { Queryable } from '../../db/index.ts';
-import type { OutboxTopic } from '../../outbox/topics.ts';
+import { checkDestinationUrl } from '../automations/destination-address.ts';
+import { createDestination, type DestinationView } from '../automations/destination-repository.ts';
+import type { DestinationKind } from '../automations/payloads.ts';
+import type { Queryable } from '../db/index.ts';
+import type { OutboxTopic } from '../outbox/topics.ts';
 
 export interface NewDestination {
   kind: DestinationKind;

@@ -1,15 +1,10 @@
-import { markDoNotContact } from '../../automations/do-not-contact.ts';
-import { recordCallOutcomeIn, type CallResult } from '../../automations/dial-queue.ts';
-import type { Database, Queryable } from '../../db/index.ts';
-import { changeLead, lockLeadFor, type LeadTarget, type LockedLead } from '../../leads/lead-changes.ts';
-import {
-  canChangeStatus,
-  STATUS_CHANGES,
-  type CallOutcome,
-  type LeadStatus,
-} from '../../leads/lead-status.ts';
-import { enqueue } from '../../outbox/enqueue.ts';
-import type { AgentAction } from '../../outbox/topics.ts';
+import { markDoNotContact } from '../automations/do-not-contact.ts';
+import { recordCallOutcomeIn, type CallResult } from '../automations/dial-queue.ts';
+import type { Database, Queryable } from '../db/index.ts';
+import { changeLead, lockLeadFor, type LeadTarget, type LockedLead } from '../leads/lead-changes.ts';
+import { canChangeStatus, STATUS_CHANGES, type CallOutcome, type LeadStatus } from '../leads/lead-status.ts';
+import { enqueue } from '../outbox/enqueue.ts';
+import type { AgentAction } from '../outbox/topics.ts';
 
 /** What an agent does to a lead, from the console or the admin API. */
 export type LeadAction =

@@ -1,7 +1,7 @@
-import type { Queryable } from '../../db/index.ts';
-import { listLeadReturns, type LeadReturn } from '../../economics/returns.ts';
-import { listLeadSales, type LeadSale } from '../../economics/sales.ts';
-import { getLeadView, readLeadDetail, type LeadDetail } from '../../leads/lead-queries.ts';
+import type { Queryable } from '../db/index.ts';
+import { listLeadReturns, type LeadReturn } from '../economics/returns.ts';
+import { listLeadSales, type LeadSale } from '../economics/sales.ts';
+import { getLeadView, readLeadDetail, type LeadDetail } from '../leads/lead-queries.ts';
 
 /** A lead as its read answers it: the detail of src/leads, with its returns and sales of src/economics. */
 export interface LeadRead extends LeadDetail {

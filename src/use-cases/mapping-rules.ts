@@ -1,7 +1,7 @@
-import type { Queryable } from '../../db/index.ts';
-import { stripUnstorable } from '../../ingest/sanitize.ts';
-import { parseMappingRules } from '../../ingest/mapping-rules.ts';
-import { setMappingRules, type SourceMappingRules } from '../../sources/source-repository.ts';
+import type { Queryable } from '../db/index.ts';
+import { stripUnstorable } from '../ingest/sanitize.ts';
+import { parseMappingRules } from '../ingest/mapping-rules.ts';
+import { setMappingRules, type SourceMappingRules } from '../sources/source-repository.ts';
 
 export type SavedRules = { ok: true; saved: SourceMappingRules | null } | { ok: false; reason: string };
 

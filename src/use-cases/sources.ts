@@ -1,15 +1,15 @@
-import type { Queryable } from '../../db/index.ts';
-import { resumeStoppedMetaLeads } from '../../gateway/meta-lead-repository.ts';
-import { hashSecret, type SecretBox } from '../../sources/secrets.ts';
+import type { Queryable } from '../db/index.ts';
+import { resumeStoppedMetaLeads } from '../gateway/meta-lead-repository.ts';
+import { hashSecret, type SecretBox } from '../sources/secrets.ts';
 import {
   createSource,
   regenerateSourceToken,
   updateSource,
   type SourcePatch,
-} from '../../sources/source-repository.ts';
-import type { SourceRow } from '../../sources/source-row.ts';
-import type { AcceptRules, Caps } from '../../sources/terms.ts';
-import { appError } from '../../errors.ts';
+} from '../sources/source-repository.ts';
+import type { SourceRow } from '../sources/source-row.ts';
+import type { AcceptRules, Caps } from '../sources/terms.ts';
+import { appError } from '../errors.ts';
 import { webhookUrl } from './webhook-url.ts';
 
 /** A source with its token in full: shown once, when it is created or its token regenerated. */

@@ -1,4 +1,4 @@
-import { GATEWAY_PATH } from '../../gateway/routes.ts';
+import { GATEWAY_PATH } from '../gateway/routes.ts';
 
 /**
  * The gateway's URL as a sender is given it: with the token in the path, or without one (the

@@ -1,5 +1,5 @@
 import { LEAD_FIELDS } from '../../ingest/fields.ts';
-import type { LeadRead } from '../../admin/use-cases/lead-read.ts';
+import type { LeadRead } from '../../use-cases/lead-read.ts';
 import type { HistoryView } from '../../leads/lead-queries.ts';
 import type { CallOutcome, LeadStatus } from '../../leads/lead-status.ts';
 import { OUTCOME_LABELS } from './dial-queue.ts';
