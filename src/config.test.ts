@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from './limits.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, optOutConfirmation } from './config.ts';
 
 describe('configuration of the console and the client address', () => {
   it.each([
@@ -91,6 +91,26 @@ describe('the webhook retry schedule', () => {
       /start with 0, the first attempt/,
     );
     expect(() => loadConfig({ DELIVERY_RETRY_SCHEDULE: '0,soon' })).toThrow(/"soon" is not a delay/);
+  });
+});
+
+describe('who confirms an opt-out', () => {
+  const TWILIO = {
+    SMS_PROVIDER: 'twilio',
+    TWILIO_ACCOUNT_SID: 'AC1',
+    TWILIO_AUTH_TOKEN: 't',
+    TWILIO_FROM: '+15125550000',
+  };
+  it('When SMS_OPT_OUT_CONFIRMATION is unset, then Twilio confirms under Twilio and we do otherwise; set, it is as set; anything else refuses to start', () => {
+    const confirms = (env: NodeJS.ProcessEnv) => optOutConfirmation(loadConfig(env).automations.sms);
+    expect(confirms(TWILIO)).toBe('provider');
+    expect(confirms({})).toBe('ours');
+    expect(confirms({ SMS_WEBHOOK_URL: 'https://sms.example.com/send' })).toBe('ours');
+    expect(confirms({ ...TWILIO, SMS_OPT_OUT_CONFIRMATION: 'ours' })).toBe('ours');
+    expect(confirms({ SMS_OPT_OUT_CONFIRMATION: 'provider' })).toBe('provider');
+    expect(() => loadConfig({ SMS_OPT_OUT_CONFIRMATION: 'twilio' })).toThrow(
+      /SMS_OPT_OUT_CONFIRMATION must be provider or ours/,
+    );
   });
 });
 

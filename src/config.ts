@@ -57,6 +57,12 @@ export interface AutomationConfig {
     twilio?: TwilioSettings;
     /** Shared secret of the inbound-SMS webhook (`x-sms-secret` header or `?secret=`). */
     inboundSecret?: string;
+    /**
+     * Who confirms an opt-out (SMS_OPT_OUT_CONFIRMATION): `provider`, which answers its own opt-out
+     * keywords (Twilio does, so the default with it), or `ours`, a text of ours every time.
+     * Read through `optOutConfirmation`, which gives the default when it is not set.
+     */
+    optOutConfirmation?: 'provider' | 'ours';
   };
   /** The consent evidence providers, for sources set to `consent: "verified"` (docs/consent-and-revocation.md). */
   consent?: ConsentProviders;
@@ -177,9 +183,20 @@ function automationConfig(env: NodeJS.ProcessEnv, publicBaseUrl: string): Automa
           }
         : {}),
       ...(env.SMS_INBOUND_SECRET ? { inboundSecret: env.SMS_INBOUND_SECRET } : {}),
+      optOutConfirmation: optOutConfirmationFrom(env.SMS_OPT_OUT_CONFIRMATION, provider),
     },
     consent: consentProvidersFrom(env),
   };
+}
+
+/** Who confirms an opt-out under these SMS settings: as set, else the provider when it is Twilio. */
+export const optOutConfirmation = (sms: AutomationConfig['sms']): 'provider' | 'ours' =>
+  sms.optOutConfirmation ?? (sms.provider === 'twilio' ? 'provider' : 'ours');
+
+function optOutConfirmationFrom(value: string | undefined, provider: string): 'provider' | 'ours' {
+  if (value === undefined || value === '') return provider === 'twilio' ? 'provider' : 'ours';
+  if (value === 'provider' || value === 'ours') return value;
+  throw new ConfigError(`SMS_OPT_OUT_CONFIRMATION must be provider or ours, not ${JSON.stringify(value)}`);
 }
 
 function consentProvidersFrom(env: NodeJS.ProcessEnv): ConsentProviders {

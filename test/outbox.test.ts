@@ -265,7 +265,7 @@ describe('outbox: a number opted out', () => {
     await t.db.withTransaction((tx) =>
       recordOptOut(tx, '3125550298', { by: 'words', phrase: 'stop texting', language: 'en' }, new Date(), {
         words: 'stop texting me',
-        confirm: true,
+        confirmation: 'ours',
       }),
     );
     expect(await messagesAfter(src, before)).toEqual([

@@ -325,7 +325,8 @@ describe('speed to lead: the first text', () => {
     await dispatcherAt('2027-01-16T15:00:00Z').runOnce();
     expect(await texts(res.json().lead_id)).toEqual([expect.objectContaining({ status: 'suppressed' })]);
     const optOut = (await history(res.json().lead_id)).find((h) => h.event === 'sms_opt_out');
-    expect(optOut?.details).toEqual({ phone: '3125550110', keyword: 'STOP' });
+    // Under Twilio, Twilio answered the STOP itself (SMS_OPT_OUT_CONFIRMATION's default).
+    expect(optOut?.details).toEqual({ phone: '3125550110', keyword: 'STOP', confirmed_by: 'provider' });
   });
 
   it.each(['STOPALL', 'unsubscribe', ' Cancel ', 'END', 'quit', 'Revoke', 'opt out', 'OPT   OUT'])(

@@ -4,6 +4,7 @@ import type { Queryable } from '../db/index.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import { enqueue } from '../outbox/enqueue.ts';
 import type { Revocation } from './revocation.ts';
+import { OPT_OUT_KEYWORDS } from './tables/revocation-phrases.ts';
 import { confirmationText } from './sms-template.ts';
 
 /** What an opt-out reached: the agents it was recorded for, their leads of the number, and whether a confirmation was written. */
@@ -39,15 +40,16 @@ SELECT fallback_agent_id FROM agencies WHERE agency_id IN (SELECT agency_id FROM
  * every agent the number is covered by (AGENTS_OF_NUMBER), keeping the prospect's own `words`,
  * their texts still scheduled to it suppressed and their open call tasks of it blocked, an
  * `sms_opt_out` line in the history of every lead of the number and a `lead.opted_out` event for
- * each (partner destinations hear of it), and the one confirmation text unless the provider sends
- * its own (`confirm: false`). Why so wide: docs/decisions/0067-consent-verified-and-revocation-in-words.md.
+ * each (partner destinations hear of it), and the one confirmation text unless the provider sent
+ * its own (`confirmation: 'provider'`, which the history says). A number whose texts a START had
+ * resumed is opted out again. Why so wide: docs/decisions/0067-consent-verified-and-revocation-in-words.md.
  */
 export async function recordOptOut(
   tx: Queryable,
   phone: string,
   how: Revocation,
   now: Date,
-  opts: { words: string | null; confirm: boolean },
+  opts: { words: string | null; confirmation: 'ours' | 'provider' },
 ): Promise<OptOutRecorded> {
   const words = how.by === 'keyword' ? how.keyword : how.phrase;
   const agents = (await tx.query<{ agent_id: string }>(AGENTS_OF_NUMBER, [phone])).rows.map(
@@ -57,7 +59,11 @@ export async function recordOptOut(
   const at = now.toISOString();
   await tx.query(
     `INSERT INTO sms_opt_outs (agent_id, phone, keyword, opted_out_at, words)
-     SELECT a, $2, $3, $4, $5 FROM unnest($1::uuid[]) AS a ON CONFLICT (agent_id, phone) DO NOTHING`,
+     SELECT a, $2, $3, $4, $5 FROM unnest($1::uuid[]) AS a
+     ON CONFLICT (agent_id, phone) DO UPDATE
+        SET keyword = EXCLUDED.keyword, opted_out_at = EXCLUDED.opted_out_at, words = EXCLUDED.words,
+            texts_resumed_at = NULL, resumed_words = NULL
+      WHERE sms_opt_outs.texts_resumed_at IS NOT NULL`,
     [agents, phone, words.toUpperCase(), at, opts.words],
   );
   await tx.query(
@@ -77,10 +83,11 @@ export async function recordOptOut(
       WHERE agent_id = ANY($1::uuid[]) AND phone = $2 ORDER BY created_at, lead_id`,
     [agents, phone],
   );
-  const details =
+  const said =
     how.by === 'keyword'
       ? { phone, keyword: how.keyword }
       : { phone, words: how.phrase, language: how.language };
+  const details = { ...said, confirmed_by: opts.confirmation === 'provider' ? 'provider' : 'us' };
   for (const lead of leads) {
     await insertHistory(tx, {
       agent_id: lead.agent_id,
@@ -106,7 +113,7 @@ export async function recordOptOut(
   return {
     agents: agents.length,
     leads: leads.length,
-    confirmation: opts.confirm ? await confirm(tx, agents, phone, how) : false,
+    confirmation: opts.confirmation === 'ours' ? await confirm(tx, agents, phone, how) : false,
   };
 }
 
@@ -156,4 +163,47 @@ async function confirm(
 export function confirmationId(agentId: string, phone: string): string {
   const hex = createHash('sha256').update(`opt-out-confirmation ${agentId} ${phone}`).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The opt-outs a prospect's keyword made, as stored: the ones an opt-in keyword resumes. */
+const RESUMABLE = OPT_OUT_KEYWORDS.map((k) => k.keyword.toUpperCase());
+
+/** What a START reached: the agents whose opt-out of the number it resumed texts for, and their leads. */
+export interface TextsResumed {
+  agents: number;
+  leads: number;
+}
+
+/**
+ * A prospect's opt-in keyword (START, UNSTOP, YES) after an opt-out by keyword, in the caller's
+ * transaction: texts from every agent whose opt-out of the number came by a prospect's keyword
+ * resume, with the words kept and an `sms_opt_in` line in the history of each of their leads of the
+ * number. Calls stay stopped; an opt-out in plain words, the agent's "do not contact" and the
+ * suppression lists are left as they are. Texts suppressed by the opt-out stay suppressed.
+ */
+export async function resumeTexts(
+  tx: Queryable,
+  phone: string,
+  opts: { keyword: string; words: string; now: Date },
+): Promise<TextsResumed> {
+  const { rows: agents } = await tx.query<{ agent_id: string }>(
+    `UPDATE sms_opt_outs SET texts_resumed_at = $3, resumed_words = $4
+      WHERE phone = $1 AND keyword = ANY($2::text[]) AND texts_resumed_at IS NULL
+      RETURNING agent_id`,
+    [phone, RESUMABLE, opts.now.toISOString(), opts.words],
+  );
+  if (agents.length === 0) return { agents: 0, leads: 0 };
+  const { rows: leads } = await tx.query<{ agent_id: string; lead_id: string }>(
+    `SELECT agent_id, lead_id FROM leads WHERE agent_id = ANY($1::uuid[]) AND phone = $2
+      ORDER BY created_at, lead_id`,
+    [agents.map((a) => a.agent_id), phone],
+  );
+  for (const lead of leads)
+    await insertHistory(tx, {
+      ...lead,
+      source_id: null,
+      event: 'sms_opt_in',
+      details: { phone, keyword: opts.keyword, words: opts.words, resumed: 'texts' },
+    });
+  return { agents: agents.length, leads: leads.length };
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeReply, readReply, revocation } from './revocation.ts';
+import { normalizeReply, providerAnswers, readReply, revocation } from './revocation.ts';
+import { OPT_IN_KEYWORDS, PROVIDER_OPT_OUT_KEYWORDS } from './tables/opt-in-keywords.ts';
 import { OPT_OUT_KEYWORDS, OPT_OUT_PHRASES } from './tables/revocation-phrases.ts';
 
 /** Replies that revoke consent, and the phrase or keyword that does it. */
@@ -120,6 +121,30 @@ describe('revocation in plain words', () => {
       expect(revocation(text)).toBeNull();
     },
   );
+
+  it('When the whole reply is START, UNSTOP or YES, then it is a reply asking for texts again; within a sentence it is a plain reply', () => {
+    const asks: Array<[string, string]> = [
+      ['START', 'START'],
+      ['start', 'START'],
+      [' Unstop! ', 'UNSTOP'],
+      ['yes', 'YES'],
+    ];
+    for (const [reply, keyword] of asks)
+      expect(readReply(reply), reply).toEqual({ intent: 'reply', opt_in: keyword });
+    for (const keyword of OPT_IN_KEYWORDS) expect(readReply(keyword)).toMatchObject({ opt_in: keyword });
+    for (const reply of ['Yes, call me tomorrow', 'start over please', 'yesterday'])
+      expect(readReply(reply), reply).toEqual({ intent: 'reply' });
+  });
+
+  it('When a reply is one of the keywords Twilio answers itself, alone, then the provider answered it; anything else it passed on', () => {
+    for (const keyword of PROVIDER_OPT_OUT_KEYWORDS) {
+      expect(providerAnswers(keyword), keyword).toBe(true);
+      expect(readReply(keyword), keyword).toMatchObject({ intent: 'opt_out' });
+    }
+    expect(providerAnswers(' stop. ')).toBe(true);
+    for (const reply of ['STOP PLEASE', 'please stop texting me', 'ALTO', 'REVOKE', 'start'])
+      expect(providerAnswers(reply), reply).toBe(false);
+  });
 
   it('When a reply is a plain one, then it is read as a reply', () => {
     for (const text of ['Sounds good, thanks', 'What number is this?', '', 'Gracias, me interesa'])

@@ -4,6 +4,7 @@ import {
   CONTACT_WORDS,
   LIMITABLE_PHRASE,
 } from './tables/contact-limits.ts';
+import { OPT_IN_KEYWORDS, PROVIDER_OPT_OUT_KEYWORDS } from './tables/opt-in-keywords.ts';
 import { NEGATIONS, OPT_OUT_KEYWORDS, OPT_OUT_PHRASES } from './tables/revocation-phrases.ts';
 
 /**
@@ -32,11 +33,23 @@ const KEYWORDS = new Map(OPT_OUT_KEYWORDS.map((k) => [normalizeReply(k.keyword),
 const PHRASES = OPT_OUT_PHRASES.map((p) => ({ ...p, words: ` ${normalizeReply(p.phrase)} ` }));
 const NEGATED = NEGATIONS.map((n) => ` ${n} `);
 
-/** What a reply says of consent: an opt-out, a limit on when or how to be contacted, or neither. */
+/**
+ * What a reply says of consent: an opt-out, a limit on when or how to be contacted, or neither; a
+ * plain reply that is an opt-in keyword alone (`opt_in`: START, UNSTOP, YES) asks for texts again.
+ */
 export type ReplyReading =
   | { intent: 'opt_out'; revocation: Revocation }
   | { intent: 'contact_limits'; limit: string }
-  | { intent: 'reply' };
+  | { intent: 'reply'; opt_in?: string };
+
+const OPT_IN = new Map(OPT_IN_KEYWORDS.map((k) => [normalizeReply(k), k]));
+const PROVIDER_KEYWORDS = new Set(PROVIDER_OPT_OUT_KEYWORDS.map(normalizeReply));
+
+/**
+ * Whether the provider answered this text itself, as Twilio does a single opt-out keyword
+ * (tables/opt-in-keywords.ts): then the prospect has its confirmation already. Pure.
+ */
+export const providerAnswers = (text: string): boolean => PROVIDER_KEYWORDS.has(normalizeReply(text));
 
 const wholeWords = (patterns: readonly string[]) =>
   new RegExp(`(?:^| )(?:${patterns.map((p) => `(?:${p})`).join('|')})(?= |$)`);
@@ -81,7 +94,9 @@ export function readReply(text: string): ReplyReading {
     }
     if (limited && (CONTACT.test(words) || limited === redirect)) limit ??= limited;
   }
-  return limit ? { intent: 'contact_limits', limit } : { intent: 'reply' };
+  if (limit) return { intent: 'contact_limits', limit };
+  const optIn = OPT_IN.get(normalizeReply(text));
+  return optIn ? { intent: 'reply', opt_in: optIn } : { intent: 'reply' };
 }
 
 /** Whether an inbound text revokes consent, and how; null when it does not (see `readReply`). */

@@ -219,7 +219,7 @@ async function sendOne(
     const error = err instanceof Error ? err.message : String(err);
     if (err instanceof TextRefused && err.optedOut) {
       await db.withTransaction(async (tx) => {
-        await recordOptOut(tx, t.to_phone, PROVIDER_STOP, now, { words: error, confirm: false });
+        await recordOptOut(tx, t.to_phone, PROVIDER_STOP, now, { words: error, confirmation: 'provider' });
         await finishText(tx, { job: t, status: 'suppressed', error: `opted out (${error})` });
       });
       return 'suppressed';

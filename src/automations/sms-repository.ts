@@ -67,9 +67,12 @@ export const textsCountSql = (agent: string, phone: string, since: string): stri
      WHERE m.agent_id = ${agent} AND m.to_phone = ${phone} AND m.created_at >= ${since}
        AND m.status IN ('scheduled', 'sending', 'sent'))`;
 
-/** Whether a number opted out of the agent's texts, as an SQL expression of two others. */
+/**
+ * Whether a number opted out of the agent's texts, as an SQL expression of two others: an opt-out
+ * whose texts a START resumed no longer stops them (calls it still does: src/screening).
+ */
 export const optedOutSql = (agent: string, phone: string): string =>
-  `EXISTS (SELECT FROM sms_opt_outs o WHERE o.agent_id = ${agent} AND o.phone = ${phone})`;
+  `EXISTS (SELECT FROM sms_opt_outs o WHERE o.agent_id = ${agent} AND o.phone = ${phone} AND o.texts_resumed_at IS NULL)`;
 
 /**
  * textsSince's statement. Each number is counted through its own index range (agent, number, time):

@@ -1085,7 +1085,7 @@ export interface components {
         /** Format: date-time */
         received_at: string;
       } | null;
-      /** @description The lead’s number opted out, or the agent marked it do not contact: no texts, no calls. null: neither. */
+      /** @description The lead’s number opted out, or the agent marked it do not contact: no texts, no calls (texts again once `texts_resumed_at` is set). null: neither. */
       opt_out?: {
         /** Format: date-time */
         at: string;
@@ -1093,6 +1093,11 @@ export interface components {
         keyword: string;
         /** @description The prospect’s own text, word for word. */
         words: string | null;
+        /**
+         * Format: date-time
+         * @description When the prospect texted START, UNSTOP or YES after an opt-out by keyword: texts go again, calls stay stopped. null: not resumed.
+         */
+        texts_resumed_at: string | null;
       } | null;
       /** @description The check of the lead’s consent evidence its source asks for (`consent: "present"` or `"verified"`, docs/consent-and-revocation.md): automatic texts and calls wait while `pending` and are blocked when `failed`. null: its source asks none. */
       consent_check?: {

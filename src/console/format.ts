@@ -64,6 +64,7 @@ const LABELS: Record<string, string> = {
   lead_category: 'Category',
   sms_reply: 'Text from the prospect',
   sms_opt_out: 'Opted out',
+  sms_opt_in: 'Texts resumed (START)',
 };
 
 /** A field's human label: `date_of_birth` → "Date of birth", with the table's exceptions. */

@@ -2,7 +2,12 @@ import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import { enqueue } from '../outbox/enqueue.ts';
-import { recordOptOut, type OptOutRecorded } from '../automations/opt-out-repository.ts';
+import {
+  recordOptOut,
+  resumeTexts,
+  type OptOutRecorded,
+  type TextsResumed,
+} from '../automations/opt-out-repository.ts';
 import type { ReplyReading } from '../automations/revocation.ts';
 
 /** An inbound text as the provider sent it, and its numbers as we read them (null: none we read). */
@@ -119,12 +124,15 @@ export interface InboundOutcome {
   leads: ReachedLead[];
   matched_by: MatchedBy | null;
   opt_out: OptOutRecorded | null;
+  /** An opt-in keyword after an opt-out by keyword: whose texts it resumed. */
+  resumed: TextsResumed | null;
 }
 
 /**
  * Puts a stored text into the thread of every lead it reaches, in one transaction: a reply row per
  * lead (unread), its history line, `lead.replied` to the lead's source's destinations, the opt-out
- * when the text revokes consent (`opt_out`), and the text marked with how many leads it reached.
+ * when the text revokes consent (`opt_out`) or texts resumed when it opts in again after a keyword
+ * (`resumed`), and the text marked with how many leads it reached.
  * A text cut short by a failure is matched again when the provider delivers it again.
  */
 export async function deliverInbound(
@@ -132,7 +140,7 @@ export async function deliverInbound(
   inbound: StoredInbound,
   text: InboundText,
   reading: ReplyReading,
-  opts: { now: Date; providerConfirms: boolean },
+  opts: { now: Date; confirmation: 'ours' | 'provider' },
 ): Promise<InboundOutcome> {
   return db.withTransaction(async (tx) => {
     const phone = text.phone;
@@ -177,7 +185,15 @@ export async function deliverInbound(
       phone && reading.intent === 'opt_out'
         ? await recordOptOut(tx, phone, reading.revocation, opts.now, {
             words: text.body.slice(0, 500),
-            confirm: !opts.providerConfirms,
+            confirmation: opts.confirmation,
+          })
+        : null;
+    const resumed =
+      phone && reading.intent === 'reply' && reading.opt_in
+        ? await resumeTexts(tx, phone, {
+            keyword: reading.opt_in,
+            words: text.body.slice(0, 500),
+            now: opts.now,
           })
         : null;
     await tx.query('UPDATE sms_inbound SET leads = $2, matched_by = $3 WHERE inbound_id = $1', [
@@ -185,7 +201,7 @@ export async function deliverInbound(
       matched.leads.length,
       matched.by,
     ]);
-    return { leads: matched.leads, matched_by: matched.by, opt_out: optOut };
+    return { leads: matched.leads, matched_by: matched.by, opt_out: optOut, resumed };
   });
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { readReply, type ReplyReading } from '../automations/revocation.ts';
+import { providerAnswers, readReply, type ReplyReading } from '../automations/revocation.ts';
+import { optOutConfirmation } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { appError, errorResponses } from '../errors.ts';
 import { normalizePhone } from '../ingest/normalize/phone.ts';
@@ -24,9 +25,10 @@ const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>
  * `POST /v1/sms/inbound`: every text a prospect sends (docs/conversations.md). The text is stored
  * word for word first, whatever follows; then it goes into the thread of each lead it reaches
  * (`matchLeads`), and a text that revokes consent, by keyword or in plain words, opts the number
- * out of texts and calls for good (`recordOptOut`), with one confirmation unless Twilio's own
- * opt-out handling (`OptOutType`) already sent one. The same provider message delivered twice is
- * stored and read once.
+ * out of texts and calls (`recordOptOut`), with one confirmation unless the provider answered it
+ * (Twilio's `OptOutType`, or a keyword it answers under SMS_OPT_OUT_CONFIRMATION=provider); START,
+ * UNSTOP or YES after an opt-out by keyword resumes texts (`resumeTexts`). The same provider
+ * message delivered twice is stored and read once.
  */
 export function registerInboundSms(app: FastifyInstance, deps: ProviderWebhookDeps & { db: Database }): void {
   app.post(INBOUND_SMS_PATH, { schema: INBOUND_SMS_SCHEMA, ...DOCUMENTED_ONLY }, async (request, reply) => {
@@ -58,15 +60,21 @@ export function registerInboundSms(app: FastifyInstance, deps: ProviderWebhookDe
         duplicate: true,
         leads: stored.leads,
         opted_out: false,
+        texts_resumed: false,
       });
     // Twilio's Advanced Opt-Out read the keyword and answered the prospect itself.
-    const byProvider = param(params, 'OptOutType')?.toUpperCase() === 'STOP';
+    const optOutType = param(params, 'OptOutType')?.toUpperCase();
+    const byProvider = optOutType === 'STOP';
     const reading: ReplyReading = byProvider
       ? { intent: 'opt_out', revocation: { by: 'keyword', keyword: 'STOP', language: 'en' } }
-      : readReply(text.body);
+      : optOutType === 'START'
+        ? { intent: 'reply', opt_in: 'START' }
+        : readReply(text.body);
+    const providerConfirmed =
+      byProvider || (optOutConfirmation(deps.sms) === 'provider' && providerAnswers(text.body));
     const outcome = await deliverInbound(deps.db, stored, text, reading, {
       now,
-      providerConfirms: byProvider,
+      confirmation: providerConfirmed ? 'provider' : 'ours',
     });
     request.log.info(
       { leads: outcome.leads.length, matched_by: outcome.matched_by, intent: reading.intent },
@@ -78,7 +86,9 @@ export function registerInboundSms(app: FastifyInstance, deps: ProviderWebhookDe
       matched_by: outcome.matched_by,
       intent: reading.intent,
       opted_out: outcome.opt_out !== null,
+      texts_resumed: outcome.resumed !== null && outcome.resumed.agents > 0,
       ...(outcome.opt_out ? { agents: outcome.opt_out.agents } : {}),
+      ...(outcome.resumed?.agents ? { agents: outcome.resumed.agents } : {}),
     });
   });
 }
@@ -130,6 +140,11 @@ const INBOUND_SMS_SCHEMA = {
         intent: { type: 'string', enum: ['reply', 'contact_limits', 'opt_out'] },
         duplicate: { type: 'boolean', description: 'The provider delivered this message before.' },
         opted_out: { type: 'boolean' },
+        texts_resumed: {
+          type: 'boolean',
+          description:
+            'An opt-in keyword alone (START, UNSTOP, YES) after an opt-out by keyword: texts to the number resume; calls stay stopped.',
+        },
         agents: { type: 'integer', description: 'The agents the opt-out reached.' },
       },
     },

@@ -84,10 +84,12 @@ const LEAD_COLUMNS = `lead_id, agent_id, source_id, status, name, first_name, la
 
 /**
  * The lead's number opted out (the prospect's STOP or words), or the agent marked it "do not
- * contact": when, the keyword and the prospect's own words. One probe of the (agent, phone) key.
+ * contact": when, the keyword and the prospect's own words, and when a START resumed texts. One
+ * probe of the (agent, phone) key.
  */
 const WITH_OPT_OUT = `${LEAD_COLUMNS},
-  (SELECT json_build_object('at', o.opted_out_at, 'keyword', o.keyword, 'words', o.words)
+  (SELECT json_build_object('at', o.opted_out_at, 'keyword', o.keyword, 'words', o.words,
+                            'texts_resumed_at', o.texts_resumed_at)
      FROM sms_opt_outs o WHERE o.agent_id = leads.agent_id AND o.phone = leads.phone) AS opt_out`;
 
 export async function listLeads(

@@ -38,6 +38,25 @@ describe('decideContact: what each list blocks, and nothing else', () => {
     ['on the litigator list', facts({ screening: on('litigator') }), 'litigator', 'litigator'],
     ['opted out', facts({ opted_out: true }), 'opted_out', 'opted_out'],
     ['opted out and on dnc', facts({ opted_out: true, screening: on('dnc') }), 'opted_out', 'opted_out'],
+    ['opted out, texts resumed by START', facts({ opted_out: true, texts_resumed: true }), null, 'opted_out'],
+    [
+      'opted out, texts resumed, on dnc',
+      facts({ opted_out: true, texts_resumed: true, screening: on('dnc') }),
+      'dnc',
+      'opted_out',
+    ],
+    [
+      'opted out, texts resumed, on the registry with texting consent only',
+      facts({ opted_out: true, texts_resumed: true, screening: on('registry'), sms_consent: true }),
+      null,
+      'opted_out',
+    ],
+    [
+      'opted out, texts resumed, on the registry without consent',
+      facts({ opted_out: true, texts_resumed: true, screening: on('registry') }),
+      'registry_without_consent',
+      'opted_out',
+    ],
     ['on dnc and litigator', facts({ screening: on('litigator', 'dnc') }), 'dnc', 'dnc'],
     [
       'on the registry, no consent',

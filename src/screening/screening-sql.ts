@@ -52,16 +52,20 @@ export interface Screened {
   registry_loaded_at: Date | null;
   /** The agent's number opted out: a STOP, or the agent's "do not contact" (`sms_opt_outs`). */
   opted_out: boolean;
+  /** The prospect's START after an opt-out by keyword: texts again, calls still stopped. */
+  texts_resumed: boolean;
 }
 
 /**
- * What screening finds of a contact now, as three columns of a select list (`screening`,
- * `registry_loaded_at`, `opted_out`) of its agent, phone and email (each an SQL expression): a
+ * What screening finds of a contact now, as four columns of a select list (`screening`,
+ * `registry_loaded_at`, `opted_out`, `texts_resumed`) of its agent, phone and email (each an SQL expression): a
  * read of leads or call tasks adds them to screen its rows without a round trip of its own.
  */
 export function screenedColumns(agent: string, phone: string, email: string): string {
   return `${screeningSql(agent, phone, email)} AS screening, ${registryLoadedSql(agent)} AS registry_loaded_at,
-          EXISTS (SELECT FROM sms_opt_outs o WHERE o.agent_id = ${agent} AND o.phone = ${phone}) AS opted_out`;
+          EXISTS (SELECT FROM sms_opt_outs o WHERE o.agent_id = ${agent} AND o.phone = ${phone}) AS opted_out,
+          EXISTS (SELECT FROM sms_opt_outs o WHERE o.agent_id = ${agent} AND o.phone = ${phone}
+                     AND o.texts_resumed_at IS NOT NULL) AS texts_resumed`;
 }
 
 /** The columns `screenedColumns` reads, as a driver returns them. */
@@ -69,6 +73,7 @@ export interface ScreenedRow {
   screening: ScreeningEntry[];
   registry_loaded_at: Date | string | null;
   opted_out: boolean;
+  texts_resumed: boolean;
 }
 
 /** `screenedColumns`' columns as `decideContact`'s facts. */
@@ -76,6 +81,7 @@ export const screenedOf = (r: ScreenedRow): Screened => ({
   screening: r.screening,
   registry_loaded_at: r.registry_loaded_at === null ? null : new Date(r.registry_loaded_at),
   opted_out: r.opted_out,
+  texts_resumed: r.texts_resumed,
 });
 
 /**

@@ -52,10 +52,14 @@ export const Lead = Type.Object(
             description: 'The keyword or phrase that revoked (`STOP`, `STOP TEXTING`), or `DO NOT CONTACT`.',
           }),
           words: Nullable(Type.String(), { description: 'The prospect’s own text, word for word.' }),
+          texts_resumed_at: Nullable(Timestamp(), {
+            description:
+              'When the prospect texted START, UNSTOP or YES after an opt-out by keyword: texts go again, calls stay stopped. null: not resumed.',
+          }),
         }),
         {
           description:
-            'The lead’s number opted out, or the agent marked it do not contact: no texts, no calls. null: neither.',
+            'The lead’s number opted out, or the agent marked it do not contact: no texts, no calls (texts again once `texts_resumed_at` is set). null: neither.',
         },
       ),
     ),

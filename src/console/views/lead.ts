@@ -31,7 +31,7 @@ export interface LeadPageData {
 }
 
 /** The lead's number opted out or marked do not contact, as its read has it. */
-type OptOut = { at: string; keyword: string; words: string | null } | null;
+type OptOut = { at: string; keyword: string; words: string | null; texts_resumed_at?: string | null } | null;
 const optOutOf = (lead: LeadRead): OptOut => (lead.opt_out as OptOut | undefined) ?? null;
 
 /** What the header says of an opt-out: the prospect's, or the agent's "do not contact". */
@@ -39,7 +39,9 @@ export function optOutBadge(optOut: OptOut): Html | string {
   if (!optOut) return '';
   return optOut.keyword === DO_NOT_CONTACT
     ? html`<span class="status bad">Do not contact</span>`
-    : html`<span class="status bad">Opted out</span>`;
+    : optOut.texts_resumed_at
+      ? html`<span class="status bad">No calls: texts resumed</span>`
+      : html`<span class="status bad">Opted out</span>`;
 }
 
 /**
@@ -82,7 +84,12 @@ export function leadPage({
       messages,
       zone,
       csrf,
-      block: optOut ? 'opted_out' : typeof lead.phone === 'string' && lead.phone !== '' ? null : 'no_phone',
+      block:
+        optOut && !optOut.texts_resumed_at
+          ? 'opted_out'
+          : typeof lead.phone === 'string' && lead.phone !== ''
+            ? null
+            : 'no_phone',
     })}
     ${leadActions({
       lead_id: lead.lead_id,
@@ -199,7 +206,8 @@ const textsConsent = (consented: boolean, revoked: string | null): Html =>
 function revokedText(optOut: NonNullable<OptOut>, zone: string): string {
   const words =
     optOut.keyword === DO_NOT_CONTACT ? 'marked do not contact' : `“${optOut.words ?? optOut.keyword}”`;
-  return `revoked (${when(optOut.at, zone)}, ${words})`;
+  const resumed = optOut.texts_resumed_at ? `; texts resumed ${when(optOut.texts_resumed_at, zone)}` : '';
+  return `revoked (${when(optOut.at, zone)}, ${words}${resumed})`;
 }
 
 /** What a history entry says happened: a text the recorder kept says that nothing was sent. */
