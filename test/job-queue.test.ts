@@ -150,6 +150,7 @@ describe('the job queue', () => {
     const settle = chores.settler<{ note: string }>({
       also: { note: 'text' },
       set: (clock) => `finished_at = ${clock}`,
+      returning: 'j.tenant',
       then: (p) => `UPDATE test_tenants n SET label = ${p('label', 'text')}
         WHERE n.tenant IN (SELECT tenant FROM settled) RETURNING 1`,
     });

@@ -92,6 +92,7 @@ export type CheckResult =
 const settleChecks = consentJobs.settler<{ expires_at: string | null }>({
   also: { expires_at: 'timestamptz' },
   set: (clock) => `checked_at = CASE WHEN x.status = 'pending' THEN j.checked_at ELSE ${clock} END`,
+  returning: 'j.*',
   then: () => `,
 shown AS (${showConsentChecksSql('settled', "c.status <> 'pending'")}),
 calls AS (

@@ -88,9 +88,12 @@ export interface SettleSpec<X> {
   set?: (clock: string) => string;
   /**
    * What follows the outcomes written (the CTE `settled`, a row per job written, with its outcome's
-   * place `n`): further CTEs and the final statement. By default, how many were written.
+   * place `n` and the columns `returning` names): further CTEs and the final statement. By
+   * default, how many were written.
    */
   then?: (p: Param) => string;
+  /** The job's columns `then` reads from `settled` (`j.*`, say); none by default. */
+  returning?: string;
 }
 
 /**
@@ -121,7 +124,7 @@ settled AS (
          ${also.map(([c]) => `, ${c} = x.${c}`).join('')}${spec.set ? `, ${spec.set(at)}` : ''}
     FROM x
    WHERE ${keysMatch(t, 'j', 'x')} AND j.status = '${t.running}' AND j.attempts = x.attempts
-  RETURNING j.*, x.n)
+  RETURNING x.n${spec.returning ? `, ${spec.returning}` : ''})
 ${spec.then ? spec.then(p) : 'SELECT count(*)::int AS n FROM settled'}`;
   });
 }
