@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmsProvider } from '../src/automations/sms-providers.ts';
 import { TWILIO_FINAL_ERRORS } from '../src/automations/tables/twilio-errors.ts';
-import { createTestApp, seedSource, type TestApp } from './support/app.ts';
+import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
+import { agentWithLogin, CONSOLE_PASSWORD, ConsoleClient } from './support/console-client.ts';
 import { deliver } from './support/deliver.ts';
 
 /**
@@ -39,10 +40,10 @@ afterAll(async () => {
 
 let n = 0;
 /** A lead with text consent whose first text Twilio answers with `status` and `body`. */
-async function textedLead(status: number, body: unknown) {
+async function textedLead(status: number, body: unknown, source?: { agent_id: string; token: string }) {
   const phone = `31255509${String(10 + ++n).padStart(2, '0')}`;
   answers.set(`+1${phone}`, { status, body });
-  const src = await seedSource(t.db, `Twilio Agent ${n}`, 'America/Chicago');
+  const src = source ?? (await seedSource(t.db, `Twilio Agent ${n}`, 'America/Chicago'));
   const lead = (
     await deliver(t.app, src.token, { name: 'Tess Twilio', phone, state: 'IL', sms_consent: true })
   ).json().lead_id as string;
@@ -87,6 +88,17 @@ describe('Twilio’s refusals', () => {
       expect(text).toEqual({ status: 'failed', error: `Twilio ${code}: ${words}`, attempts: 1 });
     },
   );
+
+  it('When Twilio refuses a text for good, then the lead’s thread and the console’s deliveries page say the code and what it means', async () => {
+    const agent = await agentWithLogin(t.app, 'Thread Tina');
+    const { lead } = await textedLead(400, { code: 21211, message: 'Invalid To', status: 400 }, agent);
+    const said = 'Twilio 21211: not a valid phone number';
+    const thread = (await adminInject(t.app, 'GET', `/leads/${lead}/messages`)).json().messages;
+    expect(thread).toEqual([expect.objectContaining({ direction: 'outbound', error: said })]);
+    const b = new ConsoleClient(t.app);
+    await b.login(agent.email, CONSOLE_PASSWORD);
+    expect((await b.get('/console/deliveries')).body).toContain(said);
+  });
 
   it.each([
     [500, { message: 'Internal error' }],
