@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decideContact } from '../src/screening/decide.ts';
 import { screenContacts } from '../src/screening/screening-sql.ts';
@@ -47,6 +48,23 @@ const text = (t: TestApp, from: string, body: string) =>
     headers: { 'content-type': 'application/json', 'x-sms-secret': SECRET },
     payload: JSON.stringify({ from, body }),
   });
+
+/** A prospect's text as Twilio posts it: its form, signed with the auth token over the URL and the sorted form. */
+function twilioText(t: TestApp, from: string, body: string, sid: string) {
+  const params: Record<string, string> = { From: `+1${from}`, To: TWILIO.from, Body: body, MessageSid: sid };
+  const signed = Object.keys(params)
+    .sort()
+    .reduce((acc, k) => acc + k + params[k], 'http://127.0.0.1:3000/v1/sms/inbound');
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/sms/inbound',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': createHmac('sha1', TWILIO.authToken).update(signed).digest('base64'),
+    },
+    payload: new URLSearchParams(params).toString(),
+  });
+}
 
 const confirmations = async (t: TestApp, phone: string) =>
   (
@@ -119,6 +137,22 @@ describe('START after STOP', () => {
     expect(line?.details).toMatchObject({ keyword: 'START', words: 'start', resumed: 'texts' });
     const read = (await adminInject(providerConfirms.app, 'GET', `/leads/${p.lead_id}`)).json();
     expect(read.opt_out).toMatchObject({ keyword: 'STOP', texts_resumed_at: expect.any(String) });
+  });
+
+  it('When Twilio posts the STOP and then the START, signed, then texts stop and resume as they do at Twilio, with no confirmation of ours', async () => {
+    const p = await prospect(providerConfirms);
+    const stop = await twilioText(providerConfirms, p.phone, 'STOP', `SM-stop-${p.phone}`);
+    expect(stop.statusCode).toBe(200);
+    expect(stop.body).toContain('<Response></Response>');
+    expect(await screened(providerConfirms, p)).toEqual({ text: 'opted_out', call: 'opted_out' });
+    expect((await twilioText(providerConfirms, p.phone, 'Start', `SM-start-${p.phone}`)).statusCode).toBe(
+      200,
+    );
+    expect(await screened(providerConfirms, p)).toEqual({ text: null, call: 'opted_out' });
+    expect(await confirmations(providerConfirms, p.phone)).toBe(0);
+    expect((await history(providerConfirms, p.lead_id)).map((h) => h.event)).toEqual(
+      expect.arrayContaining(['sms_opt_out', 'sms_opt_in']),
+    );
   });
 
   it('When the prospect texts STOP again after START, then texts stop again', async () => {
