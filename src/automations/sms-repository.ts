@@ -187,7 +187,7 @@ export const textJobs = jobQueue<ClaimedText>({
 });
 
 /** What came of a text: sent (by whom), suppressed, failed for good, or due again at `due`. */
-export type TextOutcome = Outcome<ClaimedText> & { provider?: string | null; provider_id?: string | null };
+type TextOutcome = Outcome<ClaimedText> & { provider?: string | null; provider_id?: string | null };
 
 const TEXT_COLUMNS = {
   also: { provider: 'text', provider_id: 'text' },
@@ -195,9 +195,7 @@ const TEXT_COLUMNS = {
 } as const;
 
 /** Outcomes of texts, over their claims. */
-export const finishTexts = textJobs.settler<{ provider?: string | null; provider_id?: string | null }>(
-  TEXT_COLUMNS,
-);
+const finishTexts = textJobs.settler<{ provider?: string | null; provider_id?: string | null }>(TEXT_COLUMNS);
 
 export async function finishText(db: Queryable, outcome: TextOutcome): Promise<void> {
   await finishTexts(db, [outcome]);
