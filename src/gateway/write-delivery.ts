@@ -34,7 +34,8 @@ import {
   type Rejected,
 } from './result.ts';
 import { UNCONFIRMED, type Unconfirmed, type SourceClaim } from './source-directory.ts';
-import { createNewContactWriter, isNewContactCandidate } from './write-new-contact.ts';
+import { createMergeWriter } from './write-merge.ts';
+import { createNewContactWriter, isOneStatementCandidate } from './write-new-contact.ts';
 
 export type { LiveDelivery } from './plan-write.ts';
 
@@ -46,17 +47,21 @@ export type DeliveryWriter = (
 
 /**
  * A live delivery's write. A lead outside its source's acceptance rules is refused at the door,
- * before anything is read or written (LEAD_NOT_ACCEPTED). A new contact — no stored lead has its phone or email, its key is
- * unused — is written by one statement, the token check included (write-new-contact.ts): the common
- * case costs one round trip. Everything else, or a new contact the statement found the database
- * other than it assumed, goes through the one transaction (`writeInTransaction`). A contact this
- * process wrote lately goes to the transaction at once (a bounded memory of the contacts written:
- * the statement would only find it; the database decides either way). A source with caps counts each
- * delivery in the transaction. A failure writes nothing and comes back as a refusal the sender may
- * retry; a full cap writes nothing either, and is permanent (SOURCE_CAP_REACHED).
+ * before anything is read or written (LEAD_NOT_ACCEPTED). A plain lead of an agent's own source
+ * without caps is written by one statement, the token check included: a new contact — no stored
+ * lead has its phone or email, its key is unused — in one round trip (write-new-contact.ts); a
+ * repeat contact that asks nothing of the agenda by one read and one statement (write-merge.ts).
+ * Everything else, or a delivery whose statement found the database other than it assumed, goes
+ * through the one transaction (`writeInTransaction`). A contact this process wrote lately skips the
+ * new contact's statement (a bounded memory of the contacts written: the statement would only find
+ * it; the database decides either way). A source with caps counts each delivery in the
+ * transaction, and an agency's lead is routed there. A failure writes nothing and comes back as a
+ * refusal the sender may retry; a full cap writes nothing either, and is permanent
+ * (SOURCE_CAP_REACHED).
  */
 export function createDeliveryWriter(db: Database): DeliveryWriter {
   const writeNewContact = createNewContactWriter(db);
+  const writeMerge = createMergeWriter(db);
   const recentContacts = createRecent(LIMITS.recentContactsRemembered);
   return async (claim, delivery) => {
     const refused = refusedAtTheDoor(claim.source, delivery);
@@ -65,14 +70,12 @@ export function createDeliveryWriter(db: Database): DeliveryWriter {
       (k) => `${claim.source.agent_id} ${k.kind} ${k.value}`,
     );
     try {
-      // An agency's lead is routed inside the transaction, under the agency's lock; a capped
-      // source's delivery is counted there, under its count's row lock.
-      const isNew =
-        claim.source.agency_id === null &&
-        !hasCaps(claim.source.terms) &&
-        isNewContactCandidate(delivery) &&
-        !keys.some((k) => recentContacts.has(k));
-      const fast = isNew ? await writeNewContact(claim, delivery) : null;
+      const oneStatement =
+        claim.source.agency_id === null && !hasCaps(claim.source.terms) && isOneStatementCandidate(delivery);
+      const isNew = oneStatement && !keys.some((k) => recentContacts.has(k));
+      let fast = isNew ? await writeNewContact(claim, delivery) : null;
+      if (fast === null && oneStatement && keys.length > 0 && delivery.agenda === null)
+        fast = await writeMerge(claim, delivery);
       const result = fast ?? (await db.withTransaction((tx) => writeInTransaction(tx, claim, delivery)));
       if (result.kind === 'created' || result.kind === 'merged') for (const k of keys) recentContacts.add(k);
       return result;

@@ -165,8 +165,11 @@ export interface LeadUpdate {
   body_format: string;
 }
 
-/** The columns a repeat contact's merge sets; consent evidence is kept when the delivery states none. */
-const LEAD_UPDATE: RowShape = {
+/**
+ * The columns a repeat contact's merge sets (`leadUpdateRow` gives their values); consent evidence
+ * is kept when the delivery states none.
+ */
+export const LEAD_UPDATE_ROW: RowShape = {
   table: 'leads',
   columns: [
     { name: 'status', type: 'text' },
@@ -180,7 +183,7 @@ const LEAD_UPDATE: RowShape = {
 };
 
 const UPDATE_LEAD = sql(
-  (p) => `UPDATE leads SET ${setList(LEAD_UPDATE, p)}, updated_at = now()
+  (p) => `UPDATE leads SET ${setList(LEAD_UPDATE_ROW, p)}, updated_at = now()
            WHERE agent_id = ${p('agent_id', 'uuid')} AND lead_id = ${p('lead_id', 'uuid')}`,
 );
 
@@ -190,13 +193,13 @@ export async function updateLead(
   leadId: string,
   update: LeadUpdate,
 ): Promise<void> {
+  await run(tx, UPDATE_LEAD, { agent_id: agentId, lead_id: leadId, ...leadUpdateRow(agentId, update) });
+}
+
+/** A merge's values, by column (LEAD_UPDATE_ROW). */
+export function leadUpdateRow(agentId: string, update: LeadUpdate): Record<string, unknown> {
   // A delivery that does not state consent leaves the evidence as it was (null || … is null).
-  await run(tx, UPDATE_LEAD, {
-    agent_id: agentId,
-    lead_id: leadId,
-    ...leadValues(update),
-    screening: screeningContact(agentId, update.fields),
-  });
+  return { ...leadValues(update), screening: screeningContact(agentId, update.fields) };
 }
 
 /** The contact a lead is screened by: its agent, phone and email (the screening column's parameter). */

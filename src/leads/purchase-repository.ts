@@ -45,11 +45,17 @@ export async function insertPurchase(tx: Queryable, purchase: NewPurchase): Prom
   await run(tx, INSERT_PURCHASE, purchaseRow(purchase));
 }
 
-// The database's clock, the one purchases are stamped with, says how long ago that was.
-const LAST_BILLED = sql(
-  (p) => `SELECT max(created_at) AS at, clock_timestamp() AS now FROM lead_purchases
-   WHERE agent_id = ${p('agent_id', 'uuid')} AND lead_id = ${p('lead_id', 'uuid')}
-     AND source_id = ${p('source_id', 'uuid')} AND billable`,
+/**
+ * The source's last billed delivery of a lead (`at`) and the time now (`now`), as SQL of the
+ * agent's, lead's and source's ids: the database's clock, the one purchases are stamped with,
+ * says how long ago that was.
+ */
+export const lastBilledSql = (agent: string, lead: string, source: string): string =>
+  `SELECT max(created_at) AS at, clock_timestamp() AS now FROM lead_purchases
+    WHERE agent_id = ${agent} AND lead_id = ${lead} AND source_id = ${source} AND billable`;
+
+const LAST_BILLED = sql((p) =>
+  lastBilledSql(p('agent_id', 'uuid'), p('lead_id', 'uuid'), p('source_id', 'uuid')),
 );
 
 /** When the source last billed a delivery of the lead (null: never), and the time now. */
@@ -70,7 +76,11 @@ export async function lastBilled(
     lead_id: leadId,
     source_id: sourceId,
   });
-  const row = rows[0];
+  return toLastBilled(rows[0]);
+}
+
+/** The row of `lastBilledSql` as dates. */
+export function toLastBilled(row: { at: Date | string | null; now: Date | string } | undefined): LastBilled {
   return { at: row?.at ? new Date(row.at) : null, now: row ? new Date(row.now) : new Date() };
 }
 
