@@ -35,6 +35,12 @@ export function deliveryKeys(d: LiveDelivery): Keys {
   return { phone: keyValue(contact, 'phone'), email: keyValue(contact, 'email') };
 }
 
+/** A delivery written by one statement; null: the database knows otherwise, the transaction decides. */
+export type StatementWriter = (
+  claim: SourceClaim,
+  d: LiveDelivery,
+) => Promise<DeliveryResult | Unconfirmed | null>;
+
 /** A call's row in the statement's answer. */
 export interface Outcome {
   authentic: boolean;
@@ -64,6 +70,24 @@ export function keySql(p: RowParam, from: string, end: string, returning = ''): 
   return `INSERT INTO idempotency_keys (${columnList(KEY_ROW)})
   SELECT ${rowValues(KEY_ROW, at, 'key.').join(', ')} FROM ${from} WHERE ${at('key.key', 'text')} IS NOT NULL
   ${end} ${returning}`;
+}
+
+/**
+ * The contact's phone and email keys for the lead written (`w`); `unheld`: only those no lead
+ * holds (a merge's lead keeps its keys, and another lead's stay its own).
+ */
+export function contactKeysSql(p: RowParam, { unheld }: { unheld: boolean }): string {
+  const w = (name: string, type: string) => p(name, type, 'w');
+  const agent = w('lead.agent_id', 'uuid');
+  return `INSERT INTO lead_contacts (agent_id, kind, value, lead_id)
+  SELECT ${agent}, k.kind, k.value, ${w('lead.lead_id', 'uuid')}
+    FROM w, LATERAL (VALUES ('phone', ${w('phone', 'text')}), ('email', ${w('email', 'text')})) AS k (kind, value)
+   WHERE k.value IS NOT NULL${
+     unheld
+       ? `
+     AND NOT EXISTS (SELECT FROM lead_contacts c WHERE c.agent_id = ${agent} AND c.kind = k.kind AND c.value = k.value)`
+       : ''
+   }`;
 }
 
 /** What every written delivery adds, read from `w`: its history line, its purchase and its messages. */

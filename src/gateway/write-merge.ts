@@ -10,6 +10,7 @@ import { lastBilledSql, toLastBilled } from '../leads/purchase-repository.ts';
 import {
   answerOf,
   claims,
+  contactKeysSql,
   deliveryKeys,
   deliverySlots,
   fillDelivery,
@@ -20,16 +21,10 @@ import {
   recordsSql,
   type Keys,
   type Outcome,
+  type StatementWriter,
 } from './delivery-statement.ts';
 import { emptyAgenda, planWrite, type LiveDelivery, type WritePlan } from './plan-write.ts';
-import type { DeliveryResult } from './result.ts';
-import type { SourceClaim, Unconfirmed } from './source-directory.ts';
-
-/** A repeat contact's write (`createMergeWriter`); null: the transaction decides. */
-export type MergeWriter = (
-  claim: SourceClaim,
-  d: LiveDelivery,
-) => Promise<DeliveryResult | Unconfirmed | null>;
+import type { SourceClaim } from './source-directory.ts';
 
 /**
  * A plain lead with no appointment that asks nothing of the agenda may be a repeat contact: it is
@@ -41,7 +36,7 @@ export type MergeWriter = (
  * a bill or a merge made meanwhile is seen). Otherwise it writes nothing, and the transaction
  * decides, as it does when a key or contact it was to claim was committed meanwhile.
  */
-export function createMergeWriter(db: Database): MergeWriter {
+export function createMergeWriter(db: Database): StatementWriter {
   const find = together<FoundRow, string>(db, FIND_CONTACT);
   const write = together<Outcome, string>(db, MERGE_CONTACT);
   return async (claim, d) => {
@@ -102,7 +97,6 @@ const MERGE_CONTACT = sqlForOneOrMany((p: RowParam, rows: string) => {
   const at = (alias: string) => (name: string, type: string) => p(name, type, alias);
   const src = at('src');
   const go = at('go');
-  const w = at('w');
   return `
 WITH ${openingSql(p, rows)}, go AS (
   SELECT src.* FROM src
@@ -119,12 +113,7 @@ WITH ${openingSql(p, rows)}, go AS (
 ), claimed AS (
   ${keySql(p, 'w', '')}
 ), contact_keys AS (
-  INSERT INTO lead_contacts (agent_id, kind, value, lead_id)
-  SELECT ${w('lead.agent_id', 'uuid')}, k.kind, k.value, ${w('lead.lead_id', 'uuid')}
-    FROM w, LATERAL (VALUES ('phone', ${w('phone', 'text')}), ('email', ${w('email', 'text')})) AS k (kind, value)
-   WHERE k.value IS NOT NULL
-     AND NOT EXISTS (SELECT FROM lead_contacts c WHERE c.agent_id = ${w('lead.agent_id', 'uuid')}
-                        AND c.kind = k.kind AND c.value = k.value)
+  ${contactKeysSql(p, { unheld: true })}
 ), ${recordsSql(p)}
 ${OUTCOME_SQL}`;
 });

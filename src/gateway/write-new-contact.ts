@@ -9,6 +9,7 @@ import { LEAD_ROW, leadRow } from '../leads/lead-repository.ts';
 import {
   answerOf,
   claims,
+  contactKeysSql,
   deliveryKeys,
   deliverySlots,
   fillDelivery,
@@ -18,10 +19,10 @@ import {
   OUTCOME_SQL,
   recordsSql,
   type Outcome,
+  type StatementWriter,
 } from './delivery-statement.ts';
 import { emptyAgenda, planWrite, type LiveDelivery, type WritePlan } from './plan-write.ts';
-import type { DeliveryResult } from './result.ts';
-import type { Unconfirmed, SourceClaim } from './source-directory.ts';
+import type { SourceClaim } from './source-directory.ts';
 
 /**
  * A plain lead delivery (not a scheduler's event) that may be written by one statement: a new
@@ -34,24 +35,15 @@ export function isOneStatementCandidate(d: LiveDelivery): boolean {
 
 /**
  * Writes a new contact's delivery in one statement, shared with the new contacts that arrive at the
- * same moment (`together`): one round trip and one commit for the common case. Returns null when
- * the database knows something the plan did not assume, for the transaction to decide.
- */
-export type NewContactWriter = (
-  claim: SourceClaim,
-  d: LiveDelivery,
-) => Promise<DeliveryResult | Unconfirmed | null>;
-
-/**
- * The statement checks what the plan assumed and writes nothing unless all of it holds (a source
- * with caps never comes here: its deliveries are counted in the transaction); then it
- * tells why:
+ * same moment (`together`): one round trip and one commit for the common case. The statement
+ * checks what the plan assumed and writes nothing unless all of it holds (a source with caps never
+ * comes here: its deliveries are counted in the transaction); then it tells why:
  *   - the token or the source changed → UNCONFIRMED, and the gateway asks the database again;
  *   - the idempotency key is used → its replay, or 422 when the contact differs;
  *   - a lead has the phone or email already (a merge), or another delivery is writing the same
  *     contact or key right now → null: the repeat contact's statement or the transaction decides.
  */
-export function createNewContactWriter(db: Database): NewContactWriter {
+export function createNewContactWriter(db: Database): StatementWriter {
   const write = together<Outcome, string>(db, NEW_CONTACT);
   return async (claim, d) => {
     const plan = planWrite(claim.source, d, {
@@ -103,10 +95,7 @@ WITH ${openingSql(p, rows)}, go AS (
 ), w AS (
   SELECT go.* FROM go JOIN lead ON lead.lead_id = ${go('lead.lead_id', 'uuid')}
 ), contact_keys AS (
-  INSERT INTO lead_contacts (agent_id, kind, value, lead_id)
-  SELECT ${w('lead.agent_id', 'uuid')}, k.kind, k.value, ${w('lead.lead_id', 'uuid')}
-    FROM w, LATERAL (VALUES ('phone', ${w('phone', 'text')}), ('email', ${w('email', 'text')})) AS k (kind, value)
-   WHERE k.value IS NOT NULL
+  ${contactKeysSql(p, { unheld: false })}
 ), appointment AS (
   INSERT INTO appointments (${columnList(APPOINTMENT_ROW)})
   SELECT ${rowValues(APPOINTMENT_ROW, w, 'appointment.').join(', ')}
