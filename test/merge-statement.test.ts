@@ -185,6 +185,28 @@ describe('a repeat contact, through its statement and through the transaction', 
   });
 });
 
+describe('a repeat contact under a used key', () => {
+  it('When a delivery comes again under its key, then the read answers its replay and writes nothing', async () => {
+    const f = faultyDb(testDb.db);
+    const s = await seedSource(testDb.db, 'Replayed Agent');
+    const claim = await claimOf(f.db, s.token);
+    const write = createDeliveryWriter(f.db);
+    const body = { name: 'Reo Replay', phone: '2145550191' };
+    const first = await write(claim, liveDelivery(claim, body, 'rk-1'));
+    expect(first.kind).toBe('created');
+    f.state.seen.length = 0;
+    const again = await write(claim, liveDelivery(claim, body, 'rk-1'));
+    expect(again.kind).toBe('replayed');
+    // The contact is one this writer wrote: no new contact's statement, and the read answers.
+    expect(f.state.seen).toHaveLength(1);
+    const { rows } = await testDb.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM lead_history WHERE agent_id = $1`,
+      [s.agent_id],
+    );
+    expect(rows[0]?.n).toBe(1);
+  });
+});
+
 describe('a repeat contact the database changed under its statement', () => {
   it('When the lead is merged between the read and the statement, then the transaction merges it after that one', async () => {
     const f = faultyDb(testDb.db);

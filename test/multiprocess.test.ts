@@ -66,6 +66,30 @@ describe.runIf(TEST_DATABASE_URL)('two gateway processes on one PostgreSQL', () 
     expect(await countRows(db, 'leads', "phone = '2145550777'")).toBe(1);
   });
 
+  it('when 40 repeats of one stored contact hit both processes at once, then every merge is kept', async () => {
+    // Merged by one read and one statement where nothing changed in between, else by the
+    // transaction: either way each repeat's tag, history line and purchase are there.
+    const first = await post(gateways[0]?.url ?? '', src.token, { name: 'Often Again', phone: '2145550788' });
+    const leadId = ((await first.json()) as { lead_id: string }).lead_id;
+    const results = await deliverInParallel(
+      gateways.map((g) => g.url),
+      src.token,
+      40,
+      (i) => ({ name: 'Often Again', phone: '214-555-0788', tags: [`r${i}`] }),
+      (i): Record<string, string> => (i % 2 ? { 'idempotency-key': `often-${i}` } : {}),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(40).fill(200));
+    expect(new Set(results.map((r) => r.body.lead_id))).toEqual(new Set([leadId]));
+    const { rows } = await db.query<{ tags: string[] }>(
+      `SELECT fields -> 'tags' AS tags FROM leads WHERE lead_id = $1`,
+      [leadId],
+    );
+    expect([...(rows[0]?.tags ?? [])].sort()).toEqual(Array.from({ length: 40 }, (_, i) => `r${i}`).sort());
+    expect(await countRows(db, 'lead_history', "lead_id = $1 AND event = 'merged'", [leadId])).toBe(40);
+    expect(await countRows(db, 'lead_purchases', 'lead_id = $1', [leadId])).toBe(41);
+    expect(await countRows(db, 'idempotency_keys', "key LIKE 'often-%' AND lead_id = $1", [leadId])).toBe(20);
+  });
+
   it('when a token is regenerated or disabled, then both processes refuse it on the very next request', async () => {
     const s = await seedSource(db, 'Revoked Vendor');
     for (const g of gateways) expect((await post(g.url, s.token, { name: 'Before' })).status).toBe(200);

@@ -189,15 +189,21 @@ export function answerOf(
 ): DeliveryResult | Unconfirmed | null {
   if (!outcome?.authentic) return UNCONFIRMED;
   if (outcome.written) return plan.result;
-  if (outcome.used_contact) {
-    const used = {
-      contact: outcome.used_contact,
-      response: outcome.used_response,
-      sameBody: outcome.used_same_body,
-    };
-    return answerForUsedKey(used, fingerprint);
-  }
-  return null;
+  return usedKeyAnswer(outcome, fingerprint);
+}
+
+/** The replay of a used key (or 422 when the contact differs), or null when the key is not used. */
+export function usedKeyAnswer(
+  outcome: Pick<Outcome, 'used_contact' | 'used_response' | 'used_same_body'>,
+  fingerprint: ContactFingerprint,
+): DeliveryResult | null {
+  if (!outcome.used_contact) return null;
+  const used = {
+    contact: outcome.used_contact,
+    response: outcome.used_response,
+    sameBody: outcome.used_same_body,
+  };
+  return answerForUsedKey(used, fingerprint);
 }
 
 /** A unique key another delivery committed while the statement ran: the transaction decides. */

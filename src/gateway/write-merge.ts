@@ -22,9 +22,10 @@ import {
   type Keys,
   type Outcome,
   type StatementWriter,
+  usedKeyAnswer,
 } from './delivery-statement.ts';
 import { emptyAgenda, planWrite, type LiveDelivery, type WritePlan } from './plan-write.ts';
-import type { SourceClaim } from './source-directory.ts';
+import { UNCONFIRMED, type SourceClaim } from './source-directory.ts';
 
 /**
  * A plain lead with no appointment that asks nothing of the agenda may be a repeat contact: it is
@@ -41,12 +42,12 @@ export function createMergeWriter(db: Database): StatementWriter {
   const write = together<Outcome, string>(db, MERGE_CONTACT);
   return async (claim, d) => {
     const keys = deliveryKeys(d);
-    const { agent_id, source_id } = claim.source;
-    const found = await find({
-      params: FIND_CONTACT.one.values({ agent_id, source_id, ...keys }),
-      claims: [],
-    });
-    if (!found) return null;
+    const fingerprint = fingerprintContact(d.lead.fields);
+    const found = await find({ params: findParams(claim, d, keys), claims: [] });
+    if (!found?.authentic) return UNCONFIRMED;
+    const replay = usedKeyAnswer(found, fingerprint);
+    if (replay) return replay;
+    if (found.lead_id === null) return null;
     const stored = toStoredLead(found);
     const billed = toLastBilled({ at: found.billed_at, now: found.billed_now });
     const plan = planWrite(claim.source, d, {
@@ -55,7 +56,6 @@ export function createMergeWriter(db: Database): StatementWriter {
       agenda: emptyAgenda(d, newId()),
       bill: billDelivery(claim.source.terms.duplicate_days, billed.at, billed.now),
     });
-    const fingerprint = fingerprintContact(d.lead.fields);
     const params = mergeParams(claim, d, plan, keys, fingerprint, found.version);
     try {
       const call = { params, claims: [...claims(claim, d, keys), `lead ${stored.lead_id}`] };
@@ -67,24 +67,43 @@ export function createMergeWriter(db: Database): StatementWriter {
   };
 }
 
-interface FoundRow extends Record<string, unknown> {
+interface FoundRow extends Outcome, Record<string, unknown> {
+  lead_id: string | null;
   version: string;
   billed_at: Date | string | null;
   billed_now: Date | string;
 }
 
 /**
- * The lead each call's keys name, its row version and its source's last bill of it; the reads of
- * one moment share one statement (`together`). Each lookup is correlated with its call's row.
+ * For each call, as the statements open (the token check, the used key), the lead its keys name,
+ * that lead's row version and its source's last bill of it; the reads of one moment share one
+ * statement (`together`). Each lookup is correlated with its call's row.
  */
 const FIND_CONTACT = sqlForOneOrMany((p: RowParam, rows: string) => {
   const r = (name: string, type: string) => p(name, type, 'r');
-  const agent = r('agent_id', 'uuid');
-  return `SELECT r.n, ${storedLeadColumns('l')}, l.xmin::text AS version, b.at AS billed_at, b.now AS billed_now
-    FROM (${rows}) r
-    JOIN leads l ON l.agent_id = ${agent} AND l.lead_id = ${contactOwnerSql(agent, r('phone', 'text'), r('email', 'text'))}
-    CROSS JOIN LATERAL (${lastBilledSql('l.agent_id', 'l.lead_id', r('source_id', 'uuid'))}) b`;
+  const agent = r('lead.agent_id', 'uuid');
+  return `WITH ${openingSql(p, rows)}
+  SELECT r.n, EXISTS (SELECT FROM src WHERE src.n = r.n) AS authentic, false AS written,
+         u.contact AS used_contact, u.response AS used_response, u.same_body IS TRUE AS used_same_body,
+         ${storedLeadColumns('l')}, l.xmin::text AS version, b.at AS billed_at, b.now AS billed_now
+    FROM r LEFT JOIN used u USING (n)
+    LEFT JOIN leads l ON l.agent_id = ${agent} AND l.lead_id = ${contactOwnerSql(agent, r('phone', 'text'), r('email', 'text'))}
+    LEFT JOIN LATERAL (${lastBilledSql('l.agent_id', 'l.lead_id', r('source_id', 'uuid'))}) b ON true`;
 });
+
+/** The read's parameters: the source as the request knows it, the key, the contact's keys. */
+function findParams(claim: SourceClaim, d: LiveDelivery, keys: Keys): unknown[] {
+  return FIND_CONTACT.one.values({
+    token_hash: claim.tokenHash,
+    source_id: claim.source.source_id,
+    revision: claim.source.revision,
+    'lead.agent_id': claim.source.agent_id,
+    'key.key': d.replayKey,
+    'key.body_digest': d.bodyDigest,
+    phone: keys.phone,
+    email: keys.email,
+  });
+}
 
 /**
  * Each sub-statement writes only when the ones it reads from did: nothing unless the token is
