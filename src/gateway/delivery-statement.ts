@@ -20,9 +20,19 @@ import type { LiveDelivery, WritePlan } from './plan-write.ts';
 import { answerForUsedKey, successAnswer, type DeliveryResult } from './result.ts';
 import { UNCONFIRMED, type Unconfirmed, type SourceClaim } from './source-directory.ts';
 
-// What the two one-statement writes (a new contact, a repeat contact) share: how they open (the
-// token check and the used key), the records a written delivery adds, and their answer. Each
-// statement names `go` (what may be written) and `w` (what was); the rest is theirs.
+// What the two one-statement writes (a new contact, a repeat contact) share: which deliveries may
+// take them, how they open (the token check and the used key), the records a written delivery
+// adds, and their answer. Each statement names `go` (what may be written) and `w` (what was); the
+// rest is theirs.
+
+/**
+ * A plain lead delivery (not a scheduler's event) that may be written by one statement: a new
+ * contact, or a repeat contact's merge (write-merge.ts). Scheduler events name appointments by
+ * their invitee and go the general way.
+ */
+export function isOneStatementCandidate(d: LiveDelivery): boolean {
+  return d.scheduler === null && d.externalId === null && !d.leadIfNew && d.agenda?.kind !== 'cancel';
+}
 
 /** The contact's keys as the statements compare them: phone and email, null when absent. */
 export interface Keys {

@@ -34,8 +34,9 @@ import {
   type Rejected,
 } from './result.ts';
 import { UNCONFIRMED, type Unconfirmed, type SourceClaim } from './source-directory.ts';
+import { isOneStatementCandidate } from './delivery-statement.ts';
 import { createMergeWriter } from './write-merge.ts';
-import { createNewContactWriter, isOneStatementCandidate } from './write-new-contact.ts';
+import { createNewContactWriter } from './write-new-contact.ts';
 
 export type { LiveDelivery } from './plan-write.ts';
 

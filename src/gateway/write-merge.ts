@@ -67,7 +67,10 @@ export function createMergeWriter(db: Database): StatementWriter {
   };
 }
 
-interface FoundRow extends Outcome, Record<string, unknown> {
+interface FoundRow
+  extends
+    Pick<Outcome, 'authentic' | 'used_contact' | 'used_response' | 'used_same_body'>,
+    Record<string, unknown> {
   lead_id: string | null;
   version: string;
   billed_at: Date | string | null;
@@ -83,7 +86,7 @@ const FIND_CONTACT = sqlForOneOrMany((p: RowParam, rows: string) => {
   const r = (name: string, type: string) => p(name, type, 'r');
   const agent = r('lead.agent_id', 'uuid');
   return `WITH ${openingSql(p, rows)}
-  SELECT r.n, EXISTS (SELECT FROM src WHERE src.n = r.n) AS authentic, false AS written,
+  SELECT r.n, EXISTS (SELECT FROM src WHERE src.n = r.n) AS authentic,
          u.contact AS used_contact, u.response AS used_response, u.same_body IS TRUE AS used_same_body,
          ${storedLeadColumns('l')}, l.xmin::text AS version, b.at AS billed_at, b.now AS billed_now
     FROM r LEFT JOIN used u USING (n)

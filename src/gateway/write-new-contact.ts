@@ -25,15 +25,6 @@ import { emptyAgenda, planWrite, type LiveDelivery, type WritePlan } from './pla
 import type { SourceClaim } from './source-directory.ts';
 
 /**
- * A plain lead delivery (not a scheduler's event) that may be written by one statement: a new
- * contact, or a repeat contact's merge (write-merge.ts). Scheduler events name appointments by
- * their invitee and go the general way.
- */
-export function isOneStatementCandidate(d: LiveDelivery): boolean {
-  return d.scheduler === null && d.externalId === null && !d.leadIfNew && d.agenda?.kind !== 'cancel';
-}
-
-/**
  * Writes a new contact's delivery in one statement, shared with the new contacts that arrive at the
  * same moment (`together`): one round trip and one commit for the common case. The statement
  * checks what the plan assumed and writes nothing unless all of it holds (a source with caps never
