@@ -128,6 +128,29 @@ export async function provisionAgencySource(url: string): Promise<{ token: strin
   return adminPost<{ token: string }>(url, `/agencies/${agency.agency_id}/sources`, { name: 'bench agency' });
 }
 
+/**
+ * A bench agent's source whose new leads follow a 30-step, 14-day cadence (docs/cadences.md): a
+ * call at once, then calls and texts over two weeks, as an agent working bought leads sets it up.
+ */
+export async function provisionCadenceSource(url: string): Promise<{ token: string }> {
+  const source = await provisionSource(url);
+  const steps = Array.from({ length: 30 }, (_, i) =>
+    i % 3 === 1
+      ? {
+          after_minutes: i * 672,
+          action: 'text',
+          body: 'Hi {first_name}, {agent_name} here about your quote.',
+        }
+      : { after_minutes: i * 672, action: 'call' },
+  );
+  const cadence = await adminPost<{ cadence_id: string }>(url, `/agents/${source.agentId}/cadences`, {
+    name: 'Bench 14 days',
+    steps,
+  });
+  await adminPost(url, `/sources/${source.sourceId}`, { cadence_id: cadence.cadence_id }, 'PATCH');
+  return { token: source.token };
+}
+
 /** Runs `fn` with the URL of a fresh schema on the PostgreSQL server at `pgUrl`, dropped afterwards. */
 export async function withSchema<T>(pgUrl: string, fn: (url: string) => Promise<T>): Promise<T> {
   const schema = `bench_${randomBytes(4).toString('hex')}`;

@@ -51,6 +51,7 @@ import { describeMachine, writeSummaries } from './summary.ts';
 import {
   adminPost,
   provisionAgencySource,
+  provisionCadenceSource,
   provisionSource,
   serverFigures,
   startLeadgate,
@@ -138,6 +139,8 @@ interface Target {
   token: string;
   /** An agency's source: its leads are routed among three producers. */
   agencyToken: string;
+  /** A source whose new leads each follow a 30-step cadence. */
+  cadenceToken: string;
   run: string;
   /** A token the gateway issued and the agent then regenerated: it names no source now. */
   staleToken: string;
@@ -173,6 +176,15 @@ function scenarios(t: Target): Scenario[] {
     next: () => {
       const call = fresh();
       return { ...call, headers: { ...call.headers, 'x-source-token': t.agencyToken } };
+    },
+  };
+  // The same new leads enrolled in a 30-step cadence when the dispatcher hands them on.
+  const cadence: Scenario = {
+    name: 'new lead, 30-step cadence',
+    expect: 200,
+    next: () => {
+      const call = fresh();
+      return { ...call, headers: { ...call.headers, 'x-source-token': t.cadenceToken } };
     },
   };
   const appointment: Scenario = {
@@ -258,6 +270,7 @@ function scenarios(t: Target): Scenario[] {
   };
   return [
     plain,
+    cadence,
     agency,
     appointment,
     repeat,
@@ -429,6 +442,7 @@ async function benchGateway(
       url,
       token: source.token,
       agencyToken: (await provisionAgencySource(url)).token,
+      cadenceToken: (await provisionCadenceSource(url)).token,
       staleToken: await revokedToken(url),
       run,
       seeded: await seed(url, source.token, run),

@@ -45,6 +45,7 @@ export const ERRORS = {
   SOURCE_NOT_FOUND: { status: 404, error: 'Source not found' },
   LEAD_NOT_FOUND: { status: 404, error: 'Lead not found' },
   RETURN_NOT_FOUND: { status: 404, error: 'Return not found' },
+  CADENCE_NOT_FOUND: { status: 404, error: 'Cadence not found' },
   ALREADY_RETURNED: { status: 409, error: 'This purchase was already returned' },
   RETURN_DECIDED: { status: 409, error: 'This return was already decided' },
   RETURN_WINDOW_CLOSED: { status: 422, error: 'The source’s return window has closed' },

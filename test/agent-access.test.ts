@@ -31,6 +31,9 @@ interface World {
   /** Two open invitations of the agency: one to accept, one to withdraw. */
   invitation_id: string;
   spare_invitation_id: string;
+  /** The source's cadence, and a lead enrolled in it. */
+  cadence_id: string;
+  cadence_lead_id: string;
 }
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -55,6 +58,21 @@ async function world(name: string): Promise<World> {
   const destination = await json<{ destination_id: string }>(
     await addDestination(t.app, source.source_id, { url: `${receiver.url}/${name}` }),
     201,
+  );
+  const cadence = await json<{ cadence_id: string }>(
+    await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/cadences`, {
+      name: `${name} cadence`,
+      steps: [{ after_minutes: 600, action: 'call' }],
+    }),
+    201,
+  );
+  await json(
+    await adminInject(t.app, 'PATCH', `/sources/${source.source_id}`, { cadence_id: cadence.cadence_id }),
+    200,
+  );
+  const enrolled = await json<{ lead_id: string }>(
+    await deliver(t.app, source.token, { name: `${name} Cadence Prospect`, phone: '(312) 555-0144' }),
+    200,
   );
   const lead = await json<{ lead_id: string }>(
     await deliver(t.app, source.token, {
@@ -121,6 +139,8 @@ async function world(name: string): Promise<World> {
     key: key.key,
     task_id: task.task_id,
     return_id: made.return_id,
+    cadence_id: cadence.cadence_id,
+    cadence_lead_id: enrolled.lead_id,
     ...agency,
   };
 }
@@ -182,6 +202,9 @@ const PARAMS: Record<string, { of: (w: World) => string; code: string }> = {
   entry: { of: () => LISTED, code: 'NOT_FOUND' },
   return_id: { of: (w) => w.return_id, code: 'RETURN_NOT_FOUND' },
   invitation_id: { of: (w) => w.invitation_id, code: 'INVITATION_NOT_FOUND' },
+  cadence_id: { of: (w) => w.cadence_id, code: 'CADENCE_NOT_FOUND' },
+  // A body's cadence: a source's, or the agent's default.
+  default_cadence_id: { of: (w) => w.cadence_id, code: 'CADENCE_NOT_FOUND' },
 };
 
 /** The number on each agent's and agency's dnc list, so removing it answers 204 to its owner. */
@@ -191,6 +214,7 @@ const LISTED = '3125550199';
 const PARAM_OVERRIDES: Record<string, Record<string, (w: World) => string>> = {
   assignFromFallbackQueue: { lead_id: (w) => w.queued_lead_id },
   withdrawInvitation: { invitation_id: (w) => w.spare_invitation_id },
+  stopLeadCadence: { lead_id: (w) => w.cadence_lead_id },
 };
 
 /** What another agent's key gets from an operation that names the agent in its body, not its path. */
@@ -221,6 +245,8 @@ const BODIES: Record<string, unknown> = {
   recordSale: { premium_cents: 100 },
   inviteProducer: { licensed_states: ['IL'] },
   answerLead: { body: 'Planted answer' },
+  createCadence: { name: 'Planted cadence', steps: [{ after_minutes: 0, action: 'call' }] },
+  updateCadence: { name: 'Renamed cadence' },
 };
 
 /** Operator-only operations: any agent key gets 403 FORBIDDEN, whoever they name. */
@@ -278,7 +304,7 @@ interface Operation {
   operationId: string;
 }
 
-const LAST = ['markDoNotContact', 'revokeAgentKey'];
+const LAST = ['deleteCadence', 'markDoNotContact', 'revokeAgentKey'];
 const lastness = (operationId: string) => LAST.indexOf(operationId);
 
 function adminOperations(): Operation[] {

@@ -13,10 +13,12 @@ export interface AgentRow {
   sms_template: string | null;
   /** The number the agent texts from (E.164), which its prospects answer; null: the provider's. */
   sms_from: string | null;
+  /** The cadence new leads of its sources without one follow (docs/cadences.md); null: none. */
+  default_cadence_id: string | null;
   created_at: string;
 }
 
-const COLUMNS = 'agent_id, name, timezone, email, sms_template, sms_from, created_at';
+const COLUMNS = 'agent_id, name, timezone, email, sms_template, sms_from, default_cadence_id, created_at';
 
 export async function createAgent(
   db: Queryable,
@@ -65,6 +67,7 @@ export async function updateAgent(
     sms_template?: string | null;
     email?: string | null;
     sms_from?: string | null;
+    default_cadence_id?: string | null;
   },
 ): Promise<AgentRow | null> {
   const { rows } = await emailUnique(() =>
@@ -72,7 +75,8 @@ export async function updateAgent(
       `UPDATE agents SET name = COALESCE($2, name), timezone = COALESCE($3, timezone),
             sms_template = CASE WHEN $4::boolean THEN $5 ELSE sms_template END,
             email = CASE WHEN $6::boolean THEN $7 ELSE email END,
-            sms_from = CASE WHEN $8::boolean THEN $9 ELSE sms_from END
+            sms_from = CASE WHEN $8::boolean THEN $9 ELSE sms_from END,
+            default_cadence_id = CASE WHEN $10::boolean THEN $11::uuid ELSE default_cadence_id END
       WHERE agent_id = $1 RETURNING ${COLUMNS}`,
       [
         agentId,
@@ -84,6 +88,8 @@ export async function updateAgent(
         patch.email ?? null,
         patch.sms_from !== undefined,
         patch.sms_from ?? null,
+        patch.default_cadence_id !== undefined,
+        patch.default_cadence_id ?? null,
       ],
     ),
   );
@@ -124,6 +130,8 @@ async function emailUnique<T>(write: () => Promise<T>): Promise<T> {
       throw appError('SMS_FROM_TAKEN', 'Another agent already texts from this number');
     if (isPgError(err) && err.code === '23505')
       throw appError('EMAIL_TAKEN', 'Another agent already logs in with this email');
+    // The database holds an agent's default to its own cadences.
+    if (isPgError(err) && err.code === '23503') throw appError('CADENCE_NOT_FOUND');
     throw err;
   }
 }

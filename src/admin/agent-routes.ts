@@ -99,12 +99,19 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
         ...operation('updateAgent', 'Rename an agent, change its time zone, login or first text'),
         params: AgentParams,
         body: UpdateAgentBody,
-        response: answers({ 200: Agent }, [...AGENT, 'FORBIDDEN', 'EMAIL_TAKEN', 'SMS_FROM_TAKEN', ...BODY]),
+        response: answers({ 200: Agent }, [
+          ...AGENT,
+          'FORBIDDEN',
+          'EMAIL_TAKEN',
+          'SMS_FROM_TAKEN',
+          'CADENCE_NOT_FOUND',
+          ...BODY,
+        ]),
       },
     },
     async (request) => {
       const agent = agentOf(request);
-      const { name, timezone, email, sms_template, sms_from } = request.body;
+      const { name, timezone, email, sms_template, sms_from, default_cadence_id } = request.body;
       // A login is the operator's to give, as a password is: with an agent key, a new email would
       // answer whether another agent has it, and would let a leaked key take over the console login.
       if (ownerOf(request) !== null && email !== undefined && !sameEmail(email, agent.email))
@@ -118,6 +125,9 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
         ...(timezone !== undefined ? { timezone: zoneOf(timezone) } : {}),
         ...(sms_template !== undefined ? { sms_template: sms_template?.trim() ?? null } : {}),
         ...(sms_from !== undefined ? { sms_from: sendingNumber(sms_from) } : {}),
+        ...(default_cadence_id !== undefined
+          ? { default_cadence_id: default_cadence_id?.toLowerCase() ?? null }
+          : {}),
       };
       if (Object.keys(patch).length === 0) return agent;
       const updated = await updateAgent(deps.db, agent.agent_id, patch);

@@ -95,7 +95,7 @@ export function registerSourceRoutes(app: AdminApp, deps: AdminDeps): void {
         ),
         params: SourceParams,
         body: UpdateSourceBody,
-        response: answers({ 200: Source }, [...SOURCE, ...BODY]),
+        response: answers({ 200: Source }, [...SOURCE, 'CADENCE_NOT_FOUND', ...BODY]),
       },
     },
     async (request) => {

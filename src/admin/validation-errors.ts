@@ -15,6 +15,7 @@ const PARAM_CODES: Record<string, ErrorCode> = {
   key_id: 'KEY_NOT_FOUND',
   agency_id: 'AGENCY_NOT_FOUND',
   return_id: 'RETURN_NOT_FOUND',
+  cadence_id: 'CADENCE_NOT_FOUND',
   invitation_id: 'INVITATION_NOT_FOUND',
 };
 

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { LIMITS } from '../limits.ts';
 import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
+import { stopCadences } from '../leads/cadence-stop.ts';
 import { changeLead, type LockedLead } from '../leads/lead-changes.ts';
 import { statusAfterCall, type CallOutcome, type LeadStatus } from '../leads/lead-status.ts';
 import { contactRule, describeCallingHours, nextAllowedInstant } from './contact-window.ts';
@@ -253,6 +254,8 @@ export async function recordCallOutcomeIn(
       ],
     );
   }
+  // The prospect was reached: the conversation, not the plan, decides what comes next.
+  if (outcome === 'reached') await stopCadences(tx, [lead], 'reached', now);
   const { status } = await changeLead(
     tx,
     lead,

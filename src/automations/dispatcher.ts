@@ -3,6 +3,7 @@ import { LIMITS } from '../limits.ts';
 import type { Database } from '../db/index.ts';
 import { createRunner, didSomething, jobStep, type Step } from '../jobs/runner.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import { cadenceKind, type StepRound } from './cadence-steps.ts';
 import { reassignUnclaimed } from './claim-timer.ts';
 import { fanOut } from './fan-out.ts';
 import { textKind, type TextRound } from './send-texts.ts';
@@ -18,6 +19,8 @@ export interface DispatchRound extends WebhookRound {
   texts: TextRound;
   /** Consent checks answered by their providers this round. */
   consent: ConsentRound;
+  /** Cadence steps that fell due: call tasks and texts made, skipped, moved later, plans stopped. */
+  cadences: StepRound;
 }
 
 interface Log {
@@ -29,8 +32,8 @@ export interface Dispatcher {
   /** One round: hand new outbox messages on, move unclaimed leads on, send due webhooks, send due texts. */
   runOnce(): Promise<DispatchRound>;
   /**
-   * Rounds until stopped, in four loops (hand on and the claim timer; send webhooks; send texts;
-   * verify consent evidence), each at once after a full round and every LIMITS.dispatcherPollMs
+   * Rounds until stopped, in five loops (hand on and the claim timer; cadence steps; send webhooks;
+   * send texts; verify consent evidence), each at once after a full round and every LIMITS.dispatcherPollMs
    * otherwise (src/jobs' runner).
    */
   start(): void;
@@ -106,6 +109,7 @@ export function createDispatcher(
     }),
     jobs,
   );
+  const cadences = jobStep(db, cadenceKind({ batch: LIMITS.dispatcherBatch }), jobs);
   const handOn: Step<{ dispatched: number; reassigned: number }> = {
     name: 'fan-out',
     async round() {
@@ -118,7 +122,7 @@ export function createDispatcher(
       return { result: { dispatched: fanned.dispatched, reassigned }, full: found >= LIMITS.dispatcherBatch };
     },
   };
-  const runner = createRunner([handOn, webhooks, texts, consent], {
+  const runner = createRunner([handOn, cadences, webhooks, texts, consent], {
     pollMs: LIMITS.dispatcherPollMs,
     log,
     label: 'dispatcher',
@@ -127,10 +131,11 @@ export function createDispatcher(
   return {
     async runOnce() {
       const { result: fanned } = await handOn.round();
+      const { result: stepped } = await cadences.round();
       const { result: sent } = await webhooks.round();
       const { result: checked } = await consent.round();
       const { result: texted } = await texts.round();
-      const round = { ...fanned, ...sent, texts: texted, consent: checked };
+      const round = { ...fanned, ...sent, texts: texted, consent: checked, cadences: stepped };
       if (didSomething(round)) log.info({ dispatcher: round }, 'dispatcher round');
       return round;
     },

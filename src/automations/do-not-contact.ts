@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/index.ts';
+import { stopCadencesOfNumber } from '../leads/cadence-stop.ts';
 
 /**
  * The opt-out an agent records for a number ("do not contact"), beside the prospect's own STOP
@@ -10,7 +11,7 @@ export const DO_NOT_CONTACT = 'DO NOT CONTACT';
 /**
  * Marks the agent's number "do not contact", in the caller's transaction: the opt-out (a STOP
  * before it becomes this, so calls stop too), the texts still scheduled to it suppressed, and the
- * open call tasks of the agent's leads with it closed. Returns how many of each it stopped.
+ * open call tasks of the agent's leads with it closed, their cadences stopped. Returns how many of each it stopped.
  */
 export async function markDoNotContact(
   tx: Queryable,
@@ -35,5 +36,6 @@ export async function markDoNotContact(
         AND l.phone = $2`,
     [agentId, phone, now.toISOString()],
   );
+  await stopCadencesOfNumber(tx, [agentId], phone, 'do_not_contact', now);
   return { texts_suppressed: texts.rowCount, calls_closed: calls.rowCount };
 }

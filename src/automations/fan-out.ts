@@ -6,6 +6,10 @@ import { insertDeliveries, type NewDelivery } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
 import { createConsentChecks } from './consent-repository.ts';
 import { addCallTasks, type NewCallTask } from './dial-queue.ts';
+import { planDueTimes } from './cadence-plan.ts';
+import { cadencesOfNewLeads, enroll, type ChosenCadence, type Enrollment } from './cadence-repository.ts';
+import { leadZone } from './lead-zone.ts';
+import { stopCadences } from '../leads/cadence-stop.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
@@ -118,6 +122,7 @@ interface ReadRound {
   deliveries: NewDelivery[];
   tasks: NewCallTask[];
   texts: NewText[];
+  enrollments: Enrollment[];
 }
 
 /** The round's messages (`next`, with its parameters) and everything it writes for them; null if none. */
@@ -130,7 +135,7 @@ async function readRound(
   const { rows } = await q.query<OutboxRow>(next, params);
   if (rows.length === 0) return null;
   const events = rows.filter((m) => m.lead_id && LEAD_EVENTS.has(m.topic));
-  const [leads, destinations, agents] = await Promise.all([
+  const [leads, destinations, agents, cadences] = await Promise.all([
     getFollowUpLeads(
       q,
       events.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
@@ -140,25 +145,27 @@ async function readRound(
       q,
       events.map((m) => m.agent_id),
     ),
+    cadencesOfNewLeads(q, events.flatMap(newLeadOf)),
   ]);
   // The whole lead only for the messages a webhook goes out for, read beside the follow-ups' own
   // questions so it adds no wait: a round without webhooks reads no lead.
-  const [views, { tasks, texts }] = await Promise.all([
+  const [views, { tasks, texts, enrollments }] = await Promise.all([
     getLeadViews(
       q,
       rows.flatMap((m) => (m.lead_id && webhooksOf(m, destinations).length > 0 ? [m.lead_id] : [])),
     ),
-    followUp(q, events, leads, agents, now),
+    followUp(q, events, leads, agents, cadences, now),
   ]);
   const leadOf = (m: OutboxRow) =>
     m.lead_id ? (views.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
-  return { rows, leads, agents, deliveries: webhookDeliveries(rows, destinations, leadOf), tasks, texts };
+  const deliveries = webhookDeliveries(rows, destinations, leadOf);
+  return { rows, leads, agents, deliveries, tasks, texts, enrollments };
 }
 
 /** Writes a round's decisions and deletes its messages, all its statements sent at once. */
 async function writeRound(
   tx: Queryable,
-  { rows, leads, agents, deliveries, tasks, texts }: ReadRound,
+  { rows, leads, agents, deliveries, tasks, texts, enrollments }: ReadRound,
   now: Date,
   claim: { texts: number; leaseMs: number },
 ): Promise<FanOutRound> {
@@ -166,12 +173,18 @@ async function writeRound(
   const created = rows.flatMap((m) =>
     m.topic === 'lead.created' && m.lead_id ? [{ agent_id: m.agent_id, lead_id: m.lead_id }] : [],
   );
+  // An appointment booked, whoever booked it, ends the lead's cadence.
+  const booked = rows.flatMap((m) =>
+    m.topic === 'appointment.booked' && m.lead_id ? [{ agent_id: m.agent_id, lead_id: m.lead_id }] : [],
+  );
   const [, , written, removed] = await Promise.all([
     insertDeliveries(tx, deliveries),
     addCallTasks(tx, tasks),
     scheduleTexts(tx, claimDue(texts, now, claim)),
     tx.query(DELETE_HANDED_ON, [rows.map((m) => m.agent_id), rows.map((m) => m.message_id)]),
     createConsentChecks(tx, created, now, LIMITS.consentCheckDeadlineMs),
+    enroll(tx, enrollments),
+    stopCadences(tx, booked, 'appointment', now),
   ]);
   if (removed.rowCount !== rows.length)
     throw new HandedOnMeanwhile('a message of the round was handed on meanwhile');
@@ -277,20 +290,44 @@ function webhookDeliveries(
   return deliveries;
 }
 
-/** Speed to lead for the lead events among the messages: what call tasks and first texts to add. */
+/** A new lead a cadence could follow: a lead's creation by a delivery, not an agent's action. */
+function newLeadOf(m: OutboxRow): Array<{ agent_id: string; lead_id: string; source_id: string }> {
+  const source_id = sourceOf(m);
+  return m.topic === 'lead.created' && m.lead_id && source_id && m.payload.action === undefined
+    ? [{ agent_id: m.agent_id, lead_id: m.lead_id, source_id }]
+    : [];
+}
+
+/**
+ * Speed to lead for the lead events among the messages: what call tasks and first texts to add,
+ * and the new leads a cadence follows instead (its steps are their plan). A lead that came with an
+ * appointment is greeted as ever: the appointment is what a cadence works towards.
+ */
 async function followUp(
   tx: Queryable,
   events: readonly OutboxRow[],
   leads: ReadonlyMap<string, FollowUpLead>,
   agents: ReadonlyMap<string, FollowUpAgent>,
+  cadences: ReadonlyMap<string, ChosenCadence>,
   now: Date,
-): Promise<{ tasks: NewCallTask[]; texts: NewText[] }> {
+): Promise<{ tasks: NewCallTask[]; texts: NewText[]; enrollments: Enrollment[] }> {
   const asked: Array<{ m: OutboxRow; lead: FollowUpLead; request: FollowUpRequest }> = [];
+  const enrollments: Enrollment[] = [];
   for (const m of events) {
     const lead = m.lead_id ? leads.get(m.lead_id) : undefined;
     const agent = agents.get(m.agent_id);
     // An agent's own action on a lead (a note, a status) is news for the CRM, not a new lead to greet.
     if (!lead || !agent || m.payload.action !== undefined) continue;
+    const cadence = m.topic === 'lead.created' ? cadences.get(lead.lead_id) : undefined;
+    if (cadence && lead.status === 'New') {
+      // From the moment the lead is handed on, as its first text would be: within a poll of its delivery.
+      const started_at = now;
+      const zone = leadZone(lead, agent.timezone);
+      const state = typeof lead.state === 'string' ? lead.state : null;
+      const due = planDueTimes(cadence.steps, { delivered_at: started_at, zone, state });
+      enrollments.push({ agent_id: m.agent_id, lead_id: lead.lead_id, cadence, started_at, due });
+      continue;
+    }
     const scheduled_at = typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null;
     asked.push({ m, lead, request: { agent_id: m.agent_id, agent, topic: m.topic, lead, scheduled_at } });
   }
@@ -328,5 +365,5 @@ async function followUp(
       });
     }
   });
-  return { tasks, texts };
+  return { tasks, texts, enrollments };
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { newId } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
+import { stopCadencesOfNumber } from '../leads/cadence-stop.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import { enqueue } from '../outbox/enqueue.ts';
 import type { Revocation } from './revocation.ts';
@@ -38,7 +39,7 @@ SELECT fallback_agent_id FROM agencies WHERE agency_id IN (SELECT agency_id FROM
 /**
  * Records a prospect's opt-out of texts and calls, in the caller's transaction: an opt-out for
  * every agent the number is covered by (AGENTS_OF_NUMBER), keeping the prospect's own `words`,
- * their texts still scheduled to it suppressed and their open call tasks of it blocked, an
+ * their texts still scheduled to it suppressed, their open call tasks of it blocked and their cadences stopped, an
  * `sms_opt_out` line in the history of every lead of the number and a `lead.opted_out` event for
  * each (partner destinations hear of it), and the one confirmation text unless the provider sent
  * its own (`confirmation: 'provider'`, which the history says). A number whose texts a START had
@@ -78,6 +79,7 @@ export async function recordOptOut(
         AND l.lead_id = t.lead_id AND l.phone = $2`,
     [agents, phone],
   );
+  await stopCadencesOfNumber(tx, agents, phone, 'opted_out', now);
   const { rows: leads } = await tx.query<{ agent_id: string; lead_id: string; source_id: string }>(
     `SELECT agent_id, lead_id, source_id FROM leads
       WHERE agent_id = ANY($1::uuid[]) AND phone = $2 ORDER BY created_at, lead_id`,

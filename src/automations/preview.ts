@@ -5,6 +5,7 @@ import type { JsonObject } from '../json.ts';
 import { contactOwnerSql, keyValue, type ContactKey } from '../leads/contact-keys.ts';
 import { planFollowUps, textableNumber, TEXT_WINDOW_MS, type FollowUpAgent } from './follow-up.ts';
 import { agentPhoneKey, optedOutSql, textsCountSql } from './sms-repository.ts';
+import { chosenCadenceSql, type ChosenCadence } from './cadence-repository.ts';
 
 export interface PreviewInput {
   agent_id: string;
@@ -70,6 +71,8 @@ function preview(input: PreviewInput, number: string | null, reads: Reads): Json
       )
     : [{ callTask: false, text: { skipped: 'no such agent' } }];
   if (!plan) throw new Error('one follow-up asked, none planned');
+  // A new lead without an appointment follows its cadence instead of the first text and call task.
+  const cadence = !existingLeadId && !input.hasAppointment ? reads.cadence : null;
   const destinations = reads.destinations
     .map((d) => ({
       destination_id: d.destination_id,
@@ -82,11 +85,13 @@ function preview(input: PreviewInput, number: string | null, reads: Reads): Json
     outcome: existingLeadId ? 'merge' : 'create',
     lead_id: existingLeadId,
     events: topics,
-    call_task: plan.callTask,
-    text:
-      'send_at' in plan.text
+    call_task: cadence ? false : plan.callTask,
+    text: cadence
+      ? { skipped: `the cadence ${cadence.name} plans the texts` }
+      : 'send_at' in plan.text
         ? { send_at: plan.text.send_at.toISOString(), body: plan.text.body }
         : { skipped: plan.text.skipped },
+    would_enroll: cadence ? { cadence_id: cadence.cadence_id, name: cadence.name } : null,
     destinations,
   };
 }
@@ -96,6 +101,7 @@ interface Reads {
   agent: FollowUpAgent | null;
   opted_out: boolean;
   texts: number;
+  cadence: ChosenCadence | null;
   destinations: Array<{ destination_id: string; kind: string; url: string; events: string[] | null }>;
 }
 
@@ -105,7 +111,7 @@ type PreviewParam = 'agent_id' | 'source_id' | 'phone' | 'email' | 'text_to' | '
  * Everything a preview depends on, read at one moment (one round trip rather than one a question):
  * the lead the contact's keys name, the agent's name, zone and text template, whether the number a
  * text would go to (`text_to`, null: none) opted out and how many texts it had since
- * `texts_since` (the dispatcher's own questions), and the source's active destinations in the
+ * `texts_since` (the dispatcher's own questions), the cadence a new lead would follow, and the source's active destinations in the
  * order they were added.
  */
 const PREVIEW_READS = sqlForOneOrMany<PreviewParam>(
@@ -117,6 +123,7 @@ SELECT r.n,
           FROM agents a WHERE a.agent_id = ${p('agent_id', 'uuid')}) AS agent,
        ${optedOutSql(p('agent_id', 'uuid'), p('text_to', 'text'))} AS opted_out,
        ${textsCountSql(p('agent_id', 'uuid'), p('text_to', 'text'), p('texts_since', 'timestamptz'))} AS texts,
+       ${chosenCadenceSql(p('agent_id', 'uuid'), p('source_id', 'uuid'))} AS cadence,
        (SELECT COALESCE(json_agg(json_build_object('destination_id', d.destination_id, 'kind', d.kind,
                                                    'url', d.url, 'events', d.events)
                                  ORDER BY d.created_at, d.destination_id), '[]'::json)

@@ -846,6 +846,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/agents/{agent_id}/cadences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An agent’s cadences, oldest first */
+    get: operations['listCadences'];
+    put?: never;
+    /** Make a cadence: a plan of calls and texts over days */
+    post: operations['createCadence'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/admin/agents/{agent_id}/cadences/{cadence_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read a cadence */
+    get: operations['getCadence'];
+    put?: never;
+    post?: never;
+    /** Delete a cadence; leads following it finish their plan */
+    delete: operations['deleteCadence'];
+    options?: never;
+    head?: never;
+    /** Rename a cadence or replace its steps; leads following it keep theirs */
+    patch: operations['updateCadence'];
+    trace?: never;
+  };
+  '/v1/admin/leads/{lead_id}/cadence/stop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Stop the cadence a lead follows; its steps still to do are canceled */
+    post: operations['stopLeadCadence'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -893,6 +947,7 @@ export interface components {
         | 'SOURCE_NOT_FOUND'
         | 'LEAD_NOT_FOUND'
         | 'RETURN_NOT_FOUND'
+        | 'CADENCE_NOT_FOUND'
         | 'ALREADY_RETURNED'
         | 'RETURN_DECIDED'
         | 'RETURN_WINDOW_CLOSED'
@@ -1370,6 +1425,11 @@ export interface operations {
               sms_template: string | null;
               /** @description The number the agent texts from (Twilio’s `From`, E.164); its prospects’ answers to it reach its leads. null: the provider’s own. */
               sms_from: string | null;
+              /**
+               * Format: uuid
+               * @description The cadence new leads of its sources without one follow (docs/cadences.md); null: none.
+               */
+              default_cadence_id: string | null;
               /** Format: date-time */
               created_at: string;
             }[];
@@ -1457,6 +1517,11 @@ export interface operations {
             sms_template: string | null;
             /** @description The number the agent texts from (Twilio’s `From`, E.164); its prospects’ answers to it reach its leads. null: the provider’s own. */
             sms_from: string | null;
+            /**
+             * Format: uuid
+             * @description The cadence new leads of its sources without one follow (docs/cadences.md); null: none.
+             */
+            default_cadence_id: string | null;
             /** Format: date-time */
             created_at: string;
           };
@@ -1561,6 +1626,11 @@ export interface operations {
             sms_template: string | null;
             /** @description The number the agent texts from (Twilio’s `From`, E.164); its prospects’ answers to it reach its leads. null: the provider’s own. */
             sms_from: string | null;
+            /**
+             * Format: uuid
+             * @description The cadence new leads of its sources without one follow (docs/cadences.md); null: none.
+             */
+            default_cadence_id: string | null;
             /** Format: date-time */
             created_at: string;
           };
@@ -1638,6 +1708,11 @@ export interface operations {
           email?: string | null;
           /** @description The number the agent texts from, a North American number in any writing (kept as +1XXXXXXXXXX); null: the provider’s. Operator only; another agent’s: 409 SMS_FROM_TAKEN. */
           sms_from?: string | null;
+          /**
+           * Format: uuid
+           * @description The cadence (one of the agent’s) that new leads of sources without one follow; null: none. Unknown: 404 CADENCE_NOT_FOUND.
+           */
+          default_cadence_id?: string | null;
         };
       };
     };
@@ -1660,6 +1735,11 @@ export interface operations {
             sms_template: string | null;
             /** @description The number the agent texts from (Twilio’s `From`, E.164); its prospects’ answers to it reach its leads. null: the provider’s own. */
             sms_from: string | null;
+            /**
+             * Format: uuid
+             * @description The cadence new leads of its sources without one follow (docs/cadences.md); null: none.
+             */
+            default_cadence_id: string | null;
             /** Format: date-time */
             created_at: string;
           };
@@ -1694,7 +1774,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description AGENT_NOT_FOUND: Agent not found */
+      /** @description AGENT_NOT_FOUND: Agent not found; CADENCE_NOT_FOUND: Cadence not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2149,6 +2229,11 @@ export interface operations {
                * @enum {string}
                */
               consent: 'none' | 'present' | 'verified';
+              /**
+               * Format: uuid
+               * @description The cadence its new leads follow (docs/cadences.md); null: the agent’s default, if any.
+               */
+              cadence_id: string | null;
             }[];
           };
         };
@@ -2288,6 +2373,11 @@ export interface operations {
              * @enum {string}
              */
             consent: 'none' | 'present' | 'verified';
+            /**
+             * Format: uuid
+             * @description The cadence its new leads follow (docs/cadences.md); null: the agent’s default, if any.
+             */
+            cadence_id: string | null;
             /**
              * Format: uuid
              * @description The source token in full. Shown only here: it is stored as a hash.
@@ -2439,6 +2529,11 @@ export interface operations {
              * @enum {string}
              */
             consent: 'none' | 'present' | 'verified';
+            /**
+             * Format: uuid
+             * @description The cadence its new leads follow (docs/cadences.md); null: the agent’s default, if any.
+             */
+            cadence_id: string | null;
             /**
              * Format: uuid
              * @description The source token in full. Shown only here: it is stored as a hash.
@@ -2626,6 +2721,11 @@ export interface operations {
            * @enum {string}
            */
           consent?: 'none' | 'present' | 'verified';
+          /**
+           * Format: uuid
+           * @description The cadence (of the source’s agent) its new leads follow (docs/cadences.md); null: the agent’s default. Unknown: 404 CADENCE_NOT_FOUND.
+           */
+          cadence_id?: string | null;
         };
       };
     };
@@ -2696,6 +2796,11 @@ export interface operations {
              * @enum {string}
              */
             consent: 'none' | 'present' | 'verified';
+            /**
+             * Format: uuid
+             * @description The cadence its new leads follow (docs/cadences.md); null: the agent’s default, if any.
+             */
+            cadence_id: string | null;
           };
         };
       };
@@ -2719,7 +2824,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorResponse'];
         };
       };
-      /** @description SOURCE_NOT_FOUND: Source not found */
+      /** @description SOURCE_NOT_FOUND: Source not found; CADENCE_NOT_FOUND: Cadence not found */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3261,6 +3366,7 @@ export interface operations {
                 | 'SOURCE_NOT_FOUND'
                 | 'LEAD_NOT_FOUND'
                 | 'RETURN_NOT_FOUND'
+                | 'CADENCE_NOT_FOUND'
                 | 'ALREADY_RETURNED'
                 | 'RETURN_DECIDED'
                 | 'RETURN_WINDOW_CLOSED'
@@ -3274,7 +3380,7 @@ export interface operations {
                 | null;
               /** @description What the error said beyond its code: the acceptance rule a lead breaks ("state OH is not accepted by this source"); null when nothing. */
               error_details?: string | null;
-              /** @description What a live delivery would have triggered (outcome, events, call task, text, destinations); null for refused deliveries and bodies without a name. */
+              /** @description What a live delivery would have triggered (outcome, events, call task, text, the cadence it would enroll in as `would_enroll`, destinations); null for refused deliveries and bodies without a name. */
               would_fire?: unknown;
               /** @description An agency’s source: who a live delivery would be routed to now (docs/routing.md); the rotation is not moved. null otherwise. */
               would_route?: {
@@ -3422,6 +3528,7 @@ export interface operations {
               | 'SOURCE_NOT_FOUND'
               | 'LEAD_NOT_FOUND'
               | 'RETURN_NOT_FOUND'
+              | 'CADENCE_NOT_FOUND'
               | 'ALREADY_RETURNED'
               | 'RETURN_DECIDED'
               | 'RETURN_WINDOW_CLOSED'
@@ -3435,7 +3542,7 @@ export interface operations {
               | null;
             /** @description What the error said beyond its code: the acceptance rule a lead breaks ("state OH is not accepted by this source"); null when nothing. */
             error_details?: string | null;
-            /** @description What a live delivery would have triggered (outcome, events, call task, text, destinations); null for refused deliveries and bodies without a name. */
+            /** @description What a live delivery would have triggered (outcome, events, call task, text, the cadence it would enroll in as `would_enroll`, destinations); null for refused deliveries and bodies without a name. */
             would_fire?: unknown;
             /** @description An agency’s source: who a live delivery would be routed to now (docs/routing.md); the rotation is not moved. null otherwise. */
             would_route?: {
@@ -3733,6 +3840,44 @@ export interface operations {
                */
               created_at: string;
             }[];
+            /** @description null: the lead follows no cadence. */
+            cadence: {
+              /** Format: uuid */
+              cadence_id: string;
+              name: string;
+              /** @enum {string} */
+              status: 'active' | 'stopped' | 'completed';
+              /** @enum {string|null} */
+              stopped_reason:
+                | 'replied'
+                | 'opted_out'
+                | 'do_not_contact'
+                | 'appointment'
+                | 'reached'
+                | 'status'
+                | 'agent'
+                | null;
+              /**
+               * Format: date-time
+               * @description The delivery the plan started from.
+               */
+              started_at: string;
+              /** Format: date-time */
+              ended_at: string | null;
+              steps: {
+                /** @enum {string} */
+                action: 'call' | 'text';
+                /**
+                 * Format: date-time
+                 * @description Inside the prospect’s calling hours.
+                 */
+                due_at: string;
+                /** @enum {string} */
+                status: 'pending' | 'done' | 'skipped' | 'canceled';
+                /** @description Why it was skipped, canceled or moved later, or what became of it once done. */
+                reason: string | null;
+              }[];
+            } | null;
           };
         };
       };
@@ -6068,6 +6213,11 @@ export interface operations {
              * @enum {string}
              */
             consent: 'none' | 'present' | 'verified';
+            /**
+             * Format: uuid
+             * @description The cadence its new leads follow (docs/cadences.md); null: the agent’s default, if any.
+             */
+            cadence_id: string | null;
             /**
              * Format: uuid
              * @description The source token in full. Shown only here: it is stored as a hash.
@@ -8574,6 +8724,609 @@ export interface operations {
       };
       /** @description FORBIDDEN: Forbidden */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVER_ERROR: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  listCadences: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER. */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            cadences: {
+              /** Format: uuid */
+              cadence_id: string;
+              /** Format: uuid */
+              agent_id: string;
+              name: string;
+              steps: {
+                /** @description Minutes after the lead’s delivery; the step then falls due at the next minute of the prospect’s calling hours. */
+                after_minutes: number;
+                /**
+                 * @description `call`: a task in the dial queue; `text`: a text to the prospect.
+                 * @enum {string}
+                 */
+                action: 'call' | 'text';
+                /** @description A text’s words (required for a text); placeholders: {first_name}, {agent_name}. */
+                body?: string;
+              }[];
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description MISSING_AGENT_IDENTIFIER: Missing agent identifier; INVALID_AGENT_IDENTIFIER: Invalid agent identifier */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description UNAUTHORIZED: Unauthorized */
+      401: {
+        headers: {
+          /** @description The bearer challenge. */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description AGENT_NOT_FOUND: Agent not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVER_ERROR: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  createCadence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER. */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @description 1 to 30 steps; kept in the order of their delay. */
+          steps: {
+            /** @description Minutes after the lead’s delivery; the step then falls due at the next minute of the prospect’s calling hours. */
+            after_minutes: number;
+            /**
+             * @description `call`: a task in the dial queue; `text`: a text to the prospect.
+             * @enum {string}
+             */
+            action: 'call' | 'text';
+            /** @description A text’s words (required for a text); placeholders: {first_name}, {agent_name}. */
+            body?: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            cadence_id: string;
+            /** Format: uuid */
+            agent_id: string;
+            name: string;
+            steps: {
+              /** @description Minutes after the lead’s delivery; the step then falls due at the next minute of the prospect’s calling hours. */
+              after_minutes: number;
+              /**
+               * @description `call`: a task in the dial queue; `text`: a text to the prospect.
+               * @enum {string}
+               */
+              action: 'call' | 'text';
+              /** @description A text’s words (required for a text); placeholders: {first_name}, {agent_name}. */
+              body?: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description MISSING_AGENT_IDENTIFIER: Missing agent identifier; INVALID_AGENT_IDENTIFIER: Invalid agent identifier; VALIDATION_ERROR: Invalid request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description UNAUTHORIZED: Unauthorized */
+      401: {
+        headers: {
+          /** @description The bearer challenge. */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description AGENT_NOT_FOUND: Agent not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: Payload too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVER_ERROR: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  getCadence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER. */
+        agent_id: string;
+        /** @description The cadence. Not a UUID or unknown: 404 CADENCE_NOT_FOUND. */
+        cadence_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            cadence_id: string;
+            /** Format: uuid */
+            agent_id: string;
+            name: string;
+            steps: {
+              /** @description Minutes after the lead’s delivery; the step then falls due at the next minute of the prospect’s calling hours. */
+              after_minutes: number;
+              /**
+               * @description `call`: a task in the dial queue; `text`: a text to the prospect.
+               * @enum {string}
+               */
+              action: 'call' | 'text';
+              /** @description A text’s words (required for a text); placeholders: {first_name}, {agent_name}. */
+              body?: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description MISSING_AGENT_IDENTIFIER: Missing agent identifier; INVALID_AGENT_IDENTIFIER: Invalid agent identifier */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description UNAUTHORIZED: Unauthorized */
+      401: {
+        headers: {
+          /** @description The bearer challenge. */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description AGENT_NOT_FOUND: Agent not found; CADENCE_NOT_FOUND: Cadence not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVER_ERROR: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  deleteCadence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER. */
+        agent_id: string;
+        /** @description The cadence. Not a UUID or unknown: 404 CADENCE_NOT_FOUND. */
+        cadence_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; sources and the default no longer name it. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description MISSING_AGENT_IDENTIFIER: Missing agent identifier; INVALID_AGENT_IDENTIFIER: Invalid agent identifier */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description UNAUTHORIZED: Unauthorized */
+      401: {
+        headers: {
+          /** @description The bearer challenge. */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description AGENT_NOT_FOUND: Agent not found; CADENCE_NOT_FOUND: Cadence not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVER_ERROR: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  updateCadence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER. */
+        agent_id: string;
+        /** @description The cadence. Not a UUID or unknown: 404 CADENCE_NOT_FOUND. */
+        cadence_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          /** @description The whole new list; leads already following it keep theirs. */
+          steps?: {
+            /** @description Minutes after the lead’s delivery; the step then falls due at the next minute of the prospect’s calling hours. */
+            after_minutes: number;
+            /**
+             * @description `call`: a task in the dial queue; `text`: a text to the prospect.
+             * @enum {string}
+             */
+            action: 'call' | 'text';
+            /** @description A text’s words (required for a text); placeholders: {first_name}, {agent_name}. */
+            body?: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            cadence_id: string;
+            /** Format: uuid */
+            agent_id: string;
+            name: string;
+            steps: {
+              /** @description Minutes after the lead’s delivery; the step then falls due at the next minute of the prospect’s calling hours. */
+              after_minutes: number;
+              /**
+               * @description `call`: a task in the dial queue; `text`: a text to the prospect.
+               * @enum {string}
+               */
+              action: 'call' | 'text';
+              /** @description A text’s words (required for a text); placeholders: {first_name}, {agent_name}. */
+              body?: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description MISSING_AGENT_IDENTIFIER: Missing agent identifier; INVALID_AGENT_IDENTIFIER: Invalid agent identifier; VALIDATION_ERROR: Invalid request */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description UNAUTHORIZED: Unauthorized */
+      401: {
+        headers: {
+          /** @description The bearer challenge. */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description AGENT_NOT_FOUND: Agent not found; CADENCE_NOT_FOUND: Cadence not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: Payload too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVER_ERROR: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  stopLeadCadence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The lead. Not a UUID or unknown: 404 LEAD_NOT_FOUND. */
+        lead_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The cadence the lead follows, with each step’s state (docs/cadences.md). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            cadence_id: string;
+            name: string;
+            /** @enum {string} */
+            status: 'active' | 'stopped' | 'completed';
+            /** @enum {string|null} */
+            stopped_reason:
+              | 'replied'
+              | 'opted_out'
+              | 'do_not_contact'
+              | 'appointment'
+              | 'reached'
+              | 'status'
+              | 'agent'
+              | null;
+            /**
+             * Format: date-time
+             * @description The delivery the plan started from.
+             */
+            started_at: string;
+            /** Format: date-time */
+            ended_at: string | null;
+            steps: {
+              /** @enum {string} */
+              action: 'call' | 'text';
+              /**
+               * Format: date-time
+               * @description Inside the prospect’s calling hours.
+               */
+              due_at: string;
+              /** @enum {string} */
+              status: 'pending' | 'done' | 'skipped' | 'canceled';
+              /** @description Why it was skipped, canceled or moved later, or what became of it once done. */
+              reason: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description UNAUTHORIZED: Unauthorized */
+      401: {
+        headers: {
+          /** @description The bearer challenge. */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description LEAD_NOT_FOUND: Lead not found; CADENCE_NOT_FOUND: Cadence not found */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,5 +1,6 @@
 import { newId } from '../db/ids.ts';
 import { iso, type Database, type Queryable } from '../db/index.ts';
+import { stopCadences } from '../leads/cadence-stop.ts';
 import { insertHistory } from '../leads/lead-repository.ts';
 import { enqueue } from '../outbox/enqueue.ts';
 import {
@@ -162,6 +163,8 @@ export async function deliverInbound(
         ],
       );
       if (rowCount === 0) continue;
+      // Any answer but an opt-out (which stops it below, for every lead of the number) ends the plan.
+      if (reading.intent !== 'opt_out') await stopCadences(tx, [lead], 'replied', opts.now);
       await insertHistory(tx, {
         agent_id: lead.agent_id,
         lead_id: lead.lead_id,

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/index.ts';
 import { enqueue } from '../outbox/enqueue.ts';
 import type { OutboxMessage } from '../outbox/topics.ts';
+import { stopCadences, stopReasonOfStatus } from './cadence-stop.ts';
 import { insertHistory } from './lead-repository.ts';
 import type { LeadStatus } from './lead-status.ts';
 
@@ -58,7 +59,7 @@ export interface LeadChange {
 
 /**
  * Writes a change of a locked lead with its history line (the status change in it) and its
- * messages. Returns the lead's status after it and the fields that changed.
+ * messages; a status that books or closes the lead stops its cadence. Returns the lead's status after it and the fields that changed.
  */
 export async function changeLead(
   tx: Queryable,
@@ -75,6 +76,9 @@ export async function changeLead(
       to,
       now.toISOString(),
     ]);
+    // A booked or closed lead needs no more following up.
+    const stop = stopReasonOfStatus(to);
+    if (stop) await stopCadences(tx, [lead], stop, now);
   }
   await tellLead(tx, lead, change, moved ? { status: { from: lead.status, to } } : {});
   return { status: to, changed: moved ? ['status'] : [] };

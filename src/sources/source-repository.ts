@@ -255,6 +255,7 @@ export interface SourcePatch {
   accept?: AcceptRules;
   caps?: Caps;
   consent?: SourceConsent;
+  cadence_id?: string | null;
 }
 
 const NULLABLE_SETTINGS = [
@@ -265,6 +266,7 @@ const NULLABLE_SETTINGS = [
   ['meta_app_secret', 'text'],
   ['meta_verify_token_hash', 'text'],
   ['google_key_hash', 'text'],
+  ['cadence_id', 'uuid'],
 ] as const;
 
 // Each nullable setting is written when its flag says it was given (null then removes it). A new

@@ -27,6 +27,8 @@ export interface SourceRow {
   caps: Caps;
   /** The consent evidence its leads must bring before automatic contact (docs/consent-and-revocation.md). */
   consent: SourceConsent;
+  /** The cadence its new leads follow (docs/cadences.md); null: the agent's default, if any. */
+  cadence_id: string | null;
 }
 
 export const SOURCE_CONSENT = ['none', 'present', 'verified'] as const;
@@ -45,7 +47,7 @@ export const SOURCE_COLUMNS = `source_id, agent_id, name, active, created_at, up
   rate_limit_rps, rate_limit_burst, meta_page_access_token IS NOT NULL AS meta_page_access_token_set,
   meta_app_secret IS NOT NULL AS meta_app_secret_set, meta_verify_token_hash IS NOT NULL AS meta_verify_token_set,
   meta_listen, meta_reconnect_since, google_key_hash IS NOT NULL AS has_google_key, agency_id,
-  price_cents, return_window_hours, duplicate_days, accept, caps, consent`;
+  price_cents, return_window_hours, duplicate_days, accept, caps, consent, cadence_id`;
 
 /** A sources row as SOURCE_COLUMNS reads it. */
 export type SourceColumns = Omit<SourceRow, 'meta'> & {

@@ -1,3 +1,4 @@
+import { readLeadCadence, type LeadCadence } from '../automations/cadence-view.ts';
 import type { Queryable } from '../db/index.ts';
 import { listLeadReturns, type LeadReturn } from '../economics/returns.ts';
 import { listLeadSales, type LeadSale } from '../economics/sales.ts';
@@ -9,6 +10,8 @@ export interface LeadRead extends LeadDetail {
   returns: LeadReturn[];
   /** Each policy sold to the lead, in the order sold. */
   sales: LeadSale[];
+  /** The cadence it follows, with each step's state; null when it follows none. */
+  cadence: LeadCadence | null;
 }
 
 /**
@@ -22,10 +25,11 @@ export async function readLead(
 ): Promise<LeadRead | null> {
   const lead = await getLeadView(db, leadId);
   if (!lead || (owner !== null && lead.agent_id !== owner)) return null;
-  const [detail, returns, sales] = await Promise.all([
+  const [detail, returns, sales, cadence] = await Promise.all([
     readLeadDetail(db, lead),
     listLeadReturns(db, lead.agent_id, lead.lead_id),
     listLeadSales(db, lead.agent_id, lead.lead_id),
+    readLeadCadence(db, lead.agent_id, lead.lead_id),
   ]);
-  return { ...detail, returns, sales };
+  return { ...detail, returns, sales, cadence };
 }

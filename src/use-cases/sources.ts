@@ -1,3 +1,4 @@
+import { isPgError } from '../db/database.ts';
 import type { Queryable } from '../db/index.ts';
 import { resumeStoppedMetaLeads } from '../gateway/meta-lead-repository.ts';
 import { hashSecret, type SecretBox } from '../sources/secrets.ts';
@@ -62,11 +63,13 @@ export interface SourceChange {
   /** Each rule given is set, null removes it; the rules left out stay. */
   accept?: { [K in keyof AcceptRules]?: AcceptRules[K] | null };
   caps?: { [K in keyof Caps]?: Caps[K] | null };
+  /** The cadence its new leads follow, the source's agent's; null: the agent's default. */
+  cadence_id?: string | null;
 }
 
 /**
  * Enables, disables, renames a source, or sets its rate limit, signing key, Meta settings, Google
- * key or terms (price, return window, duplicate days, acceptance rules, caps): what is given
+ * key, terms (price, return window, duplicate days, acceptance rules, caps) or cadence: what is given
  * changes, the rest stays; ages that contradict each other change nothing (VALIDATION_ERROR). The Meta secrets are sealed with the installation's
  * key and the verify token and Google key hashed before they reach the database; a new page access
  * token sends the leads the old one could not fetch to be fetched again. Null: the source is gone.
@@ -102,7 +105,11 @@ export async function changeLeadSource(
     caps: caps ? merged(current.caps, caps) : undefined,
   });
   if (Object.keys(patch).length === 0) return current;
-  const updated = await updateSource(db, current.source_id, patch);
+  const updated = await updateSource(db, current.source_id, patch).catch((err: unknown) => {
+    // The database holds a source to its own agent's cadences.
+    if (isPgError(err) && err.code === '23503') throw appError('CADENCE_NOT_FOUND');
+    throw err;
+  });
   if (updated && typeof patch.meta_page_access_token === 'string')
     await resumeStoppedMetaLeads(db, updated.agent_id, updated.source_id);
   return updated;

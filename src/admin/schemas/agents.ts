@@ -22,6 +22,9 @@ export const Agent = Type.Object({
     description:
       'The number the agent texts from (Twilio’s `From`, E.164); its prospects’ answers to it reach its leads. null: the provider’s own.',
   }),
+  default_cadence_id: Nullable(Uuid(), {
+    description: 'The cadence new leads of its sources without one follow (docs/cadences.md); null: none.',
+  }),
   created_at: Timestamp(),
 });
 
@@ -46,6 +49,12 @@ export const UpdateAgentBody = Type.Object({
           'The number the agent texts from, a North American number in any writing (kept as +1XXXXXXXXXX); null: the provider’s. Operator only; another agent’s: 409 SMS_FROM_TAKEN.',
       }),
     ),
+  ),
+  default_cadence_id: Type.Optional(
+    Nullable(Uuid(), {
+      description:
+        'The cadence (one of the agent’s) that new leads of sources without one follow; null: none. Unknown: 404 CADENCE_NOT_FOUND.',
+    }),
   ),
 });
 

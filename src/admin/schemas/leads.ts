@@ -1,4 +1,5 @@
 import { Routing } from './agencies.ts';
+import { LeadCadence } from './cadences.ts';
 import { LeadSale, Return } from './economics.ts';
 import { Type, type Static } from 'typebox';
 import { APPOINTMENT_STATUSES } from '../../appointments/transitions.ts';
@@ -161,6 +162,7 @@ export const LeadDetail = Type.Unsafe<
     purchases: Static<typeof Purchase>[];
     returns: Static<typeof Return>[];
     sales: Static<typeof LeadSale>[];
+    cadence: Static<typeof LeadCadence> | null;
   }
 >({
   allOf: [
@@ -182,6 +184,7 @@ export const LeadDetail = Type.Unsafe<
         description:
           'Each policy sold to the lead, as `POST /leads/{lead_id}/sales` recorded it; by `sold_at`, oldest first.',
       }),
+      cadence: Nullable(LeadCadence, { description: 'null: the lead follows no cadence.' }),
     }),
   ],
 });

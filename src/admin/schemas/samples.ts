@@ -37,7 +37,7 @@ const content = {
   would_fire: Type.Optional(
     Type.Unknown({
       description:
-        'What a live delivery would have triggered (outcome, events, call task, text, destinations); null for refused deliveries and bodies without a name.',
+        'What a live delivery would have triggered (outcome, events, call task, text, the cadence it would enroll in as `would_enroll`, destinations); null for refused deliveries and bodies without a name.',
     }),
   ),
   would_route: Type.Optional(

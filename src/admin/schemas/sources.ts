@@ -79,6 +79,9 @@ export const Source = Type.Object({
     SOURCE_CONSENT,
     'The consent evidence its leads must bring before any automatic text or call: `none`; `present` (a certificate URL or LeadiD token); `verified` (confirmed by TrustedForm or Jornaya first). docs/consent-and-revocation.md.',
   ),
+  cadence_id: Nullable(Uuid(), {
+    description: 'The cadence its new leads follow (docs/cadences.md); null: the agent’s default, if any.',
+  }),
 });
 
 export const SourceWithToken = Type.Object({
@@ -178,6 +181,12 @@ export const UpdateSourceBody = Type.Object({
   accept: Type.Optional(AcceptRules),
   caps: Type.Optional(Caps),
   consent: Type.Optional(Source.properties.consent),
+  cadence_id: Type.Optional(
+    Nullable(Uuid(), {
+      description:
+        'The cadence (of the source’s agent) its new leads follow (docs/cadences.md); null: the agent’s default. Unknown: 404 CADENCE_NOT_FOUND.',
+    }),
+  ),
 });
 
 /** The console's form of the same settings: each field the API takes, flat, and how leads land. */

@@ -11,6 +11,7 @@ const source = (meta: Partial<SourceRow['meta']>, has_google_key = false): Sourc
   updated_at: '2026-11-25T01:35:44.540Z',
   has_signing_key: false,
   consent: 'none',
+  cadence_id: null,
   rate_limit_rps: null,
   rate_limit_burst: null,
   meta: {
