@@ -211,6 +211,12 @@ describe('cadences: a new lead follows its plan', () => {
     const a = await agentWithCadence();
     const lead = await newLead(a.token, { first_name: 'Dora' });
     await dispatcherAt(MONDAY).runOnce();
+    // A cadence deleted after its leads were enrolled stops none of them: they keep their copy.
+    const path = `/agents/${a.agent_id}/cadences/${a.cadence.cadence_id}`;
+    expect((await adminInject(t.app, 'DELETE', path)).statusCode).toBe(204);
+    expect(
+      (await adminInject(t.app, 'GET', `/agents/${a.agent_id}/sources`)).json().sources[0].cadence_id,
+    ).toBeNull();
     await dispatcherAt(at(MONDAY, 5)).runOnce();
     expect(await textsTo(lead.phone)).toEqual([
       { body: `Hi Dora, Cadence Agent ${n} here about your quote.`, status: 'sent', error: null },
@@ -245,6 +251,32 @@ describe('cadences: a new lead follows its plan', () => {
     expect(steps[1]).toMatchObject({ action: 'text', status: 'skipped', reason: 'no SMS consent' });
   });
 
+  it('When a Florida lead already had three texts in 24 hours as a text step falls due, then the step moves past the oldest, into the window', async () => {
+    const a = await agentWithCadence([{ after_minutes: 60, action: 'text', body: 'Hi {first_name}' }]);
+    const lead = await newLead(a.token, { state: 'FL', zipcode: '33101' });
+    await dispatcherAt(at(MONDAY, -60)).runOnce();
+    const { rows } = await t.db.query<{ agent_id: string }>('SELECT agent_id FROM leads WHERE lead_id = $1', [
+      lead.lead_id,
+    ]);
+    // The agent's own answers count: sent at noon, 12:01 and 12:02 on Sunday, New York time.
+    for (const minute of [0, 1, 2])
+      await t.db.query(
+        `INSERT INTO sms_messages (agent_id, sms_id, lead_id, message_id, to_phone, body, status, send_at, kind, created_at)
+         VALUES ($1, gen_random_uuid(), $2, gen_random_uuid(), $3, 'answer', 'sent', $4, 'agent', $4)`,
+        [
+          rows[0]?.agent_id,
+          lead.lead_id,
+          lead.phone,
+          at('2027-01-17T15:00:00.000Z', minute + 60 * 2).toISOString(),
+        ],
+      );
+    await dispatcherAt(MONDAY).runOnce();
+    const step = (await planOf(lead.lead_id)).steps[0];
+    expect(step).toMatchObject({ status: 'pending', reason: 'FL allows 3 texts in 24 hours' });
+    expect(step.due_at).toBe('2027-01-18T17:00:00.000Z');
+    expect((await textsTo(lead.phone)).filter((x) => x.body !== 'answer')).toEqual([]);
+  });
+
   it('When a source names no cadence, then the agent’s default is followed; a lead booked at delivery is greeted as ever; Listen shows where it would enroll', async () => {
     const src = await seedSource(t.db, `Default Agent ${++n}`, 'America/New_York');
     const cadence = (
@@ -274,6 +306,54 @@ describe('cadences: a new lead follows its plan', () => {
     });
     const { rows: runs } = await t.db.query('SELECT 1 FROM cadence_runs WHERE agent_id = $1', [src.agent_id]);
     expect(runs).toHaveLength(1);
+  });
+});
+
+describe('cadences: a lead moved to another producer', () => {
+  it('When an agency’s lead is given to a producer from the fallback queue, then it keeps its plan, worked by the new owner', async () => {
+    const made = async (url: string, body: unknown, status = 201) => {
+      const res = await adminInject(t.app, 'POST', url, body);
+      expect(res.statusCode, res.body).toBe(status);
+      return res.json();
+    };
+    const fallback = await made('/agents', { name: `Fallback ${++n}`, timezone: 'America/Chicago' });
+    const producer = await made('/agents', { name: `Producer ${n}`, timezone: 'America/Chicago' });
+    const agency = await made('/agencies', { name: `Agency ${n}`, fallback_agent_id: fallback.agent_id });
+    const member = `/agencies/${agency.agency_id}/members/${producer.agent_id}`;
+    const paused = await adminInject(t.app, 'PUT', member, { licensed_states: ['TX'], active: false });
+    expect(paused.statusCode).toBe(201);
+    const source = await made(`/agencies/${agency.agency_id}/sources`, { name: 'Agency source' });
+    const cadence = await made(`/agents/${fallback.agent_id}/cadences`, { name: 'Agency plan', steps: PLAN });
+    const set = await adminInject(t.app, 'PATCH', `/sources/${source.source_id}`, {
+      cadence_id: cadence.cadence_id,
+    });
+    expect(set.statusCode).toBe(200);
+    const lead = (
+      await deliver(t.app, source.token, { name: 'Tex Queue', phone: '5125550177', state: 'TX' })
+    ).json();
+    expect(lead.agent_id).toBe(fallback.agent_id);
+    await dispatcherAt(MONDAY).runOnce();
+    expect((await planOf(lead.lead_id)).name).toBe('Agency plan');
+    await adminInject(t.app, 'PUT', member, { licensed_states: ['TX'] });
+    const assigned = await made(
+      `/agencies/${agency.agency_id}/fallback-queue/${lead.lead_id}/assign`,
+      {
+        agent_id: producer.agent_id,
+      },
+      200,
+    );
+    expect(assigned.agent_id ?? producer.agent_id).toBe(producer.agent_id);
+    await dispatcherAt(at(MONDAY, 1440)).runOnce();
+    const plan = await planOf(lead.lead_id);
+    expect(plan).toMatchObject({ name: 'Agency plan', status: 'active' });
+    expect(plan.steps[2]).toMatchObject({ status: 'done', reason: 'in the dial queue' });
+    const queue = (await adminInject(t.app, 'GET', `/agents/${producer.agent_id}/dial-queue`)).json().tasks;
+    expect(queue.map((q: { lead_id: string }) => q.lead_id)).toContain(lead.lead_id);
+    const { rows } = await t.db.query(
+      'SELECT agent_id FROM cadence_steps WHERE lead_id = $1 GROUP BY agent_id',
+      [lead.lead_id],
+    );
+    expect(rows).toEqual([{ agent_id: producer.agent_id }]);
   });
 });
 
