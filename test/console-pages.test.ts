@@ -17,6 +17,7 @@ const PAGES = [
   '/console/agenda',
   '/console/dial-queue',
   '/console/sources',
+  '/console/cadences',
   '/console/listen',
   '/console/deliveries',
   '/console/agencies',

@@ -495,6 +495,63 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await shot('report');
   });
 
+  it('When the agent makes a cadence in rows and chooses it for a source, then a new lead of it shows the plan, step by step, until the agent stops it', async () => {
+    await page.click('nav >> text=Cadences');
+    await page.waitForURL('**/console/cadences');
+    await page.fill('input[name=name]', 'New lead follow-up');
+    const row = async (n: number, after: string, unit: string, action: string, body?: string) => {
+      await page.fill(`input[name=after_${n}]`, after);
+      await page.selectOption(`select[name=unit_${n}]`, unit);
+      await page.selectOption(`select[name=action_${n}]`, action);
+      if (body) await page.fill(`textarea[name=body_${n}]`, body);
+    };
+    await row(1, '0', 'minutes', 'call');
+    await row(2, '1', 'days', 'text', 'Hi {first_name}, it is {agent_name} about your quote.');
+    await row(3, '3', 'days', 'call');
+    await page.click('button:has-text("Save cadence")');
+    await page.waitForSelector('.notice:has-text("Cadence saved")');
+    expect(await page.textContent('tr:has-text("New lead follow-up")')).toContain(
+      'Call at once · Text after 1 day · Call after 3 days',
+    );
+    await shot('cadences');
+
+    // A source of its own, so the leads of the other tests keep their usual follow-up.
+    const vendor = (
+      await adminInject(t.app, 'POST', `/agents/${agent.agent_id}/sources`, { name: 'Cadence vendor' })
+    ).json<{ token: string }>();
+    await page.goto(`${base}/console/sources`);
+    const card = page.locator('section.card', { has: page.locator('h2:has-text("Cadence vendor")') });
+    await card.locator('select[name=cadence_id]').selectOption({ label: 'New lead follow-up' });
+    await card.locator('button:has-text("Save cadence")').click();
+    await page.waitForURL('**/console/sources');
+    expect(await card.locator('select[name=cadence_id] option:checked').textContent()).toContain(
+      'New lead follow-up',
+    );
+
+    const res = await send(vendor.token, {
+      name: 'Carol Cadence',
+      phone: '(407) 555-0190',
+      state: 'FL',
+      sms_consent: true,
+    });
+    const { lead_id } = (await res.json()) as { lead_id: string };
+    await testDispatcher(t.db).runOnce(); // the fan-out enrolls the lead (the test app runs no dispatcher)
+    await page.goto(`${base}/console/leads/${lead_id}`);
+    const plan = page.locator('section', { has: page.locator('#cadence-h') });
+    expect(await plan.textContent()).toContain('New lead follow-up');
+    expect(await plan.locator('.status').first().textContent()).toBe('active');
+    expect(await plan.locator('tbody tr').count()).toBe(3);
+    expect(await plan.locator('tbody tr').nth(1).textContent()).toMatch(
+      /Text\s*\w{3}, \w{3} \d+, \d{4}, .* E[SD]T/,
+    );
+    await shot('lead-cadence');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await plan.locator('button:has-text("Stop cadence")').click();
+    await page.waitForSelector('.notice:has-text("Cadence stopped")');
+    expect(await plan.textContent()).toContain('stopped by you');
+    expect(await plan.locator('button').count()).toBe(0);
+  });
+
   it('When the agent opens another agent’s lead by URL, then it is not found', async () => {
     const other = await makeAgent('Other Agent', 'America/Denver');
     const lead = (await (

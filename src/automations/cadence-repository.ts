@@ -77,20 +77,6 @@ export async function deleteCadence(db: Queryable, agentId: string, cadenceId: s
   return rowCount > 0;
 }
 
-/** Sets (or clears, null) the cadence of the agent's sources that name none. False: no such cadence. */
-export async function setDefaultCadence(
-  db: Queryable,
-  agentId: string,
-  cadenceId: string | null,
-): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE agents a SET default_cadence_id = $2 WHERE agent_id = $1
-        AND ($2::uuid IS NULL OR EXISTS (SELECT FROM cadences c WHERE c.agent_id = $1 AND c.cadence_id = $2))`,
-    [agentId, cadenceId],
-  );
-  return rowCount > 0;
-}
-
 /** A cadence a lead of a source would follow: the source's own, else its agent's default. */
 export interface ChosenCadence {
   cadence_id: string;

@@ -31,6 +31,8 @@ input, select, button { font: inherit; padding: 8px 10px; border: 1px solid var(
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
 .phone { white-space: nowrap; } .url { word-break: break-all; }
 button.danger { background: #fff; color: var(--bad); border-color: var(--bad); }
+button.secondary { background: #fff; color: var(--accent); }
+form.cadence td.delay { white-space: nowrap; } form.cadence textarea { min-width: 14em; }
 .filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: flex-end; margin: 12px 0; }
 .filters label { display: flex; flex-direction: column; font-size: 14px; color: var(--muted); }
 .table-wrap { overflow-x: auto; background: var(--card); border: 1px solid var(--line); border-radius: 8px; }

@@ -19,6 +19,7 @@ const NAV: Array<[href: string, label: string]> = [
   ['/console/agenda', 'Agenda'],
   ['/console/dial-queue', 'Dial queue'],
   ['/console/sources', 'Sources'],
+  ['/console/cadences', 'Cadences'],
   ['/console/listen', 'Listen review'],
   ['/console/deliveries', 'Deliveries'],
   ['/console/report', 'Report'],

@@ -5,6 +5,7 @@ import type { CallOutcome, LeadStatus } from '../leads/lead-status.ts';
 import { listDestinations } from '../automations/destination-repository.ts';
 import { markThreadRead, readThread } from '../conversations/thread-repository.ts';
 import { readLead } from '../use-cases/lead-read.ts';
+import { stopLeadCadence } from '../use-cases/cadences.ts';
 import { listSources } from '../sources/source-repository.ts';
 import { appError } from '../errors.ts';
 import type { ConsoleDeps } from './deps.ts';
@@ -94,4 +95,19 @@ function registerLeadActions(scope: FastifyInstance, deps: ConsoleDeps): void {
   action('notes', LeadNoteBody, 'note', (f) => ({ kind: 'note', note: (f.note ?? '').trim() }));
   action('call', LeadCallBody, 'call', (f) => ({ kind: 'call_outcome', outcome: f.outcome as CallOutcome }));
   action('do-not-contact', null, 'dnc', () => ({ kind: 'do_not_contact' }));
+
+  // The agent stops the lead's plan by hand: the admin API's use case, under the lead's lock.
+  scope.post<{ Params: { lead_id: string } }>(
+    '/leads/:lead_id/cadence/stop',
+    { preHandler: scope.csrfProtection },
+    async (request, reply) => {
+      const me = await signedIn(deps, request);
+      const id = request.params.lead_id;
+      if (!UUID.test(id)) throw appError('LEAD_NOT_FOUND');
+      const stopped = await stopLeadCadence(deps.db, id.toLowerCase(), me.agent.agent_id, new Date());
+      if (stopped === 'no lead') throw appError('LEAD_NOT_FOUND');
+      const done: ActionNotice = stopped === 'no cadence' ? 'cadence_refused' : 'cadence_stopped';
+      return reply.redirect(`/console/leads/${id}?done=${done}`, 303);
+    },
+  );
 }

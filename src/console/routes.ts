@@ -3,6 +3,7 @@ import { isRefusedValue } from '../db/index.ts';
 import { AppError } from '../errors.ts';
 import { registerAgencyPages } from './agencies.ts';
 import { registerAgendaPage } from './agenda.ts';
+import { registerCadencePages } from './cadences.ts';
 import { registerConversationPages } from './conversations.ts';
 import { ASSETS } from './assets.ts';
 import { NotSignedIn } from './context.ts';
@@ -120,6 +121,7 @@ export async function registerConsole(scope: FastifyInstance, deps: ConsoleDeps)
   registerConversationPages(scope, deps);
   registerAgendaPage(scope, deps);
   registerSourcePages(scope, deps);
+  registerCadencePages(scope, deps);
   registerListenPage(scope, deps);
   registerWorkPages(scope, deps);
   registerAgencyPages(scope, deps);

@@ -6,6 +6,7 @@ import { addDestination } from '../use-cases/destinations.ts';
 import { changeLeadSource, createLeadSource, regenerateLeadSourceToken } from '../use-cases/sources.ts';
 import { webhookUrl } from '../use-cases/webhook-url.ts';
 import { deleteDestination, listDestinations } from '../automations/destination-repository.ts';
+import { listCadences } from '../automations/cadence-repository.ts';
 import type { DestinationKind } from '../automations/payloads.ts';
 import { isUuid } from '../sources/tokens.ts';
 import { listSources } from '../sources/source-repository.ts';
@@ -32,10 +33,15 @@ async function dropBlankFields(request: FastifyRequest): Promise<void> {
  */
 export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): void {
   const render = async (reply: FastifyReply, me: SignedIn, notice?: Html, status = 200) => {
-    const sources = await listSources(deps.db, me.agent.agent_id);
+    const [sources, cadences] = await Promise.all([
+      listSources(deps.db, me.agent.agent_id),
+      listCadences(deps.db, me.agent.agent_id),
+    ]);
     const destinations = await Promise.all(sources.map((s) => listDestinations(deps.db, s.source_id)));
     const body = sourcesPage({
       sources: sources.map((s, i) => ({ ...s, destinations: destinations[i] ?? [] })),
+      cadences: cadences.map((c) => ({ cadence_id: c.cadence_id, name: c.name })),
+      defaultCadenceId: me.agent.default_cadence_id,
       zone: me.agent.timezone,
       csrf: csrfToken(reply),
       gatewayUrl: webhookUrl(deps.publicBaseUrl),
@@ -142,6 +148,23 @@ export function registerSourcePages(scope: FastifyInstance, deps: ConsoleDeps): 
     } catch (err) {
       if (err instanceof AppError && err.code === 'VALIDATION_ERROR')
         return unchanged(`were not saved: ${err.details}`);
+      throw err;
+    }
+    return reply.redirect('/console/sources', 303);
+  });
+
+  onSource('/sources/:source_id/cadence', {}, async (me, source, request, reply) => {
+    const id = form(request).cadence_id;
+    const unchanged = () =>
+      render(reply, me, refusal('That cadence is not one of yours; nothing was changed.'), 404);
+    if (id !== '' && (typeof id !== 'string' || !isUuid(id))) return unchanged();
+    try {
+      // Blank: the agent's default. Another agent's cadence is refused by the database.
+      await changeLeadSource(deps.db, deps.secrets, source, {
+        cadence_id: id === '' ? null : id.toLowerCase(),
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'CADENCE_NOT_FOUND') return unchanged();
       throw err;
     }
     return reply.redirect('/console/sources', 303);

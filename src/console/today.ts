@@ -3,6 +3,7 @@ import { webhookUrl } from '../use-cases/webhook-url.ts';
 import { DateTime } from 'luxon';
 import { listAgenda } from '../appointments/appointment-queries.ts';
 import { readDialQueue } from '../automations/dial-queue.ts';
+import { countStepsDue } from '../automations/cadence-view.ts';
 import { callBlockOf, callableRows } from '../automations/screen-contact.ts';
 import { iso, type Queryable } from '../db/index.ts';
 import { returnCandidates } from '../economics/return-candidates.ts';
@@ -75,7 +76,7 @@ async function waitingCounts(db: Queryable, agentId: string, now: Date) {
 export async function loadToday(db: Queryable, agent: { agent_id: string; timezone: string }, now: Date) {
   const day = DateTime.fromJSDate(now, { zone: agent.timezone }).startOf('day');
   const endOfDay = day.plus({ days: 1 }).toJSDate();
-  const [fresh, { tasks, blocked }, appointments, counts, registry, returns, replies, started] =
+  const [fresh, { tasks, blocked }, appointments, counts, registry, returns, replies, started, steps] =
     await Promise.all([
       waitingLeads(db, agent.agent_id, LIMITS.listedRows, now),
       readDialQueue(db, agent, now, LIMITS.listedRows, endOfDay),
@@ -90,6 +91,8 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
       db.query<{ any: boolean }>('SELECT EXISTS (SELECT FROM leads WHERE agent_id = $1) AS any', [
         agent.agent_id,
       ]),
+      // Cadence steps still to do by the end of the agent's day, overdue ones too.
+      countStepsDue(db, agent.agent_id, new Date(0), endOfDay),
     ]);
   const due = (at: string) => Date.parse(at) <= now.getTime();
   return {
@@ -104,6 +107,7 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
     returns,
     replies,
     firstLead: started.rows[0]?.any !== true,
+    cadenceSteps: steps,
     ...counts,
   };
 }

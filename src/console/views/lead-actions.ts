@@ -12,6 +12,8 @@ export const ACTION_NOTICES = {
   note: 'Note added to the history.',
   call: 'Call outcome saved.',
   dnc: 'Marked do not contact: no more texts or calls to this number.',
+  cadence_stopped: 'Cadence stopped: its steps still to do are canceled.',
+  cadence_refused: 'Nothing to stop: this lead follows no cadence.',
   refused: 'That was not saved: a status can only change as the list offers, and a note cannot be blank.',
   sell: 'Call saved as reached. Enter the premium below to record the sale.',
   sold: 'Sale recorded: the lead is Sold.',

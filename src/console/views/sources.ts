@@ -10,6 +10,9 @@ import { termsForm, termsSummary } from './source-terms.ts';
 
 export interface SourcesData {
   sources: ReadonlyArray<SourceRow & { destinations: DestinationView[] }>;
+  /** The agent's cadences, for each source's choice, and the agent's default (null: none). */
+  cadences: ReadonlyArray<{ cadence_id: string; name: string }>;
+  defaultCadenceId: string | null;
   zone: string;
   csrf: string;
   /** The gateway's URL, without a token and with a placeholder one. */
@@ -108,7 +111,7 @@ function sourceCard(s: SourcesData['sources'][number], d: SourcesData): Html {
         }`,
       'filters',
     )}
-    ${metaForm(s, csrf)} ${termsForm(s, csrf)}
+    ${cadenceChoice(s, d)} ${metaForm(s, csrf)} ${termsForm(s, csrf)}
     <h3>Destinations</h3>
     ${
       s.destinations.length
@@ -141,6 +144,33 @@ function sourceCard(s: SourcesData['sources'][number], d: SourcesData): Html {
       'filters',
     )}
   </section>`;
+}
+
+/** The cadence the source's new leads follow: one of the agent's, or the agent's default. */
+function cadenceChoice(s: SourceRow, d: SourcesData): Html {
+  if (d.cadences.length === 0)
+    return html`<p class="muted">
+      New leads follow no cadence: <a href="/console/cadences">make one</a> to plan their calls and texts.
+    </p>`;
+  const fallback = d.cadences.find((c) => c.cadence_id === d.defaultCadenceId);
+  return postForm(
+    d.csrf,
+    `/console/sources/${s.source_id}/cadence`,
+    html`<label
+        >Cadence its new leads follow
+        <select name="cadence_id">
+          <option value="">Your default (${fallback ? fallback.name : 'none set'})</option>
+          ${d.cadences.map(
+            (c) =>
+              html`<option value="${c.cadence_id}" ${c.cadence_id === s.cadence_id ? html` selected` : ''}>
+                ${c.name}
+              </option>`,
+          )}
+        </select></label
+      >
+      <button type="submit">Save cadence</button>`,
+    'filters',
+  );
 }
 
 /** A source's token, shown once, with its webhook URL and a curl line to try it. */

@@ -31,6 +31,8 @@ export interface TodayData {
   registry: { loaded_at: string; stale: boolean } | null;
   /** Leads that look returnable (a bad number, a repeat contact), the closest deadline first. */
   returns: ReturnCandidate[];
+  /** Cadence steps still to do, due by the end of the agent's day (overdue ones too). */
+  cadenceSteps: number;
   samples: number;
   reviewDays: number;
   failedDeliveries: number;
@@ -176,6 +178,10 @@ export function todayLive(d: TodayData): Html {
       <li>
         <strong>${d.appointments.length}</strong>
         ${d.appointments.length === 1 ? 'appointment' : 'appointments'} today
+      </li>
+      <li>
+        <strong>${d.cadenceSteps}</strong>
+        <a href="/console/dial-queue">cadence ${d.cadenceSteps === 1 ? 'step' : 'steps'} due today</a>
       </li>
       <li>
         <a href="/console/listen">${plural(d.samples, 'sample', 'samples')} in Listen review</a>
