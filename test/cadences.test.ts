@@ -251,6 +251,28 @@ describe('cadences: a new lead follows its plan', () => {
     expect(steps[1]).toMatchObject({ action: 'text', status: 'skipped', reason: 'no SMS consent' });
   });
 
+  it('When the number is on the agent’s do-not-call list as the steps fall due, then each is skipped with the reason and no task or text is made', async () => {
+    const a = await agentWithCadence([
+      { after_minutes: 60, action: 'call' },
+      { after_minutes: 60, action: 'text', body: 'Hi {first_name}' },
+    ]);
+    const lead = await newLead(a.token);
+    await dispatcherAt(at(MONDAY, -60)).runOnce();
+    const listed = await adminInject(t.app, 'POST', `/agents/${a.agent_id}/suppressions`, {
+      list: 'dnc',
+      phones: [lead.phone],
+    });
+    expect(listed.statusCode).toBe(200);
+    await dispatcherAt(MONDAY).runOnce();
+    const steps = (await planOf(lead.lead_id)).steps;
+    expect(steps.map((x: { status: string; reason: string }) => [x.status, x.reason])).toEqual([
+      ['skipped', 'dnc'],
+      ['skipped', 'dnc'],
+    ]);
+    expect(await tasksOf(lead.lead_id)).toEqual([]);
+    expect(await textsTo(lead.phone)).toEqual([]);
+  });
+
   it('When a Florida lead already had three texts in 24 hours as a text step falls due, then the step moves past the oldest, into the window', async () => {
     const a = await agentWithCadence([{ after_minutes: 60, action: 'text', body: 'Hi {first_name}' }]);
     const lead = await newLead(a.token, { state: 'FL', zipcode: '33101' });

@@ -69,7 +69,8 @@ export interface FanOutRound {
 
 /**
  * Hands up to `limit` outbox messages on, oldest first: a webhook delivery per subscribed
- * destination, the call task and the first text. A message is dispatched exactly once — the
+ * destination, the call task and the first text, or the new lead's cadence (docs/cadences.md); a
+ * booking ends the lead's cadence. A message is dispatched exactly once — the
  * transaction that creates its deliveries also deletes it, and commits only if it deleted every
  * message it read — and a worker that finds another fanning out goes on to send instead. The round
  * reads and writes for all its messages at once, deciding each in order, and the statements that
