@@ -72,7 +72,7 @@ export async function adminPost<T>(url: string, path: string, body: object, meth
   return (await res.json()) as T;
 }
 
-/** From the server's /metrics: its outbox depth, and its JavaScript heap and external memory in MB. */
+/** From the server's /metrics: its backlogs, and its JavaScript heap and external memory in MB. */
 export async function serverFigures(url: string) {
   const metrics = await (await fetch(`${url}/metrics`)).text();
   const figure = (name: string) =>
@@ -83,6 +83,7 @@ export async function serverFigures(url: string) {
     external: mb(figure('nodejs_external_memory_bytes')),
     outbox: figure('outbox_depth'),
     textsDue: figure('texts_due'),
+    stepsDue: figure('cadence_steps_due'),
   };
 }
 

@@ -9,7 +9,7 @@
  * On PostgreSQL it runs again with two processes (`leadgate serve --workers 2`), then counts what a
  * correct gateway never makes: two leads for one idempotency key, two leads for one phone. Last, the
  * lead report's server time at 100,000 leads on each database (`bench/report.ts`). After each
- * scenario it waits for the dispatcher to empty the outbox and send the texts that are due ("drain
+ * scenario it waits for the dispatcher to empty the outbox, send the texts and do the cadence steps that are due ("drain
  * s"), so one scenario's follow-ups do not run during the next one's measurement.
  * Prints a table and writes bench/results/latest.json; after a whole run (neither BENCH_TARGETS nor
  * BENCH_SCENARIOS set, and not BENCH_DOCS=0), also the summary in docs/benchmarks.md and the README's
@@ -370,8 +370,8 @@ async function seed(url: string, token: string, run: string): Promise<Target['se
 async function drained(url: string): Promise<number | null> {
   const t0 = Date.now();
   while (Date.now() - t0 < 300_000) {
-    const { outbox, textsDue } = await serverFigures(url);
-    if (outbox === 0 && textsDue === 0) return Math.round((Date.now() - t0) / 100) / 10;
+    const { outbox, textsDue, stepsDue } = await serverFigures(url);
+    if (outbox === 0 && textsDue === 0 && stepsDue === 0) return Math.round((Date.now() - t0) / 100) / 10;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return null;

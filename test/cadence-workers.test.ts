@@ -2,6 +2,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
 import { GATEWAY } from './support/deliver.ts';
 import { startGatewayProcess, startWorkerProcess, type GatewayProcess } from './support/processes.ts';
+import { stepMessageIdSql } from '../src/leads/cadence-stop.ts';
+
+const STEPS = 30;
+
+/** A zone where it is now the middle of the day, so every step falls due inside its calling hours. */
+function daytimeZone(): string {
+  const zones = [
+    'Pacific/Kiritimati',
+    'Asia/Tokyo',
+    'Asia/Kolkata',
+    'Europe/Berlin',
+    'America/New_York',
+    'America/Los_Angeles',
+    'Pacific/Honolulu',
+  ];
+  const hour = (zone: string) =>
+    Number(
+      new Intl.DateTimeFormat('en-US', { hour: 'numeric', hourCycle: 'h23', timeZone: zone }).format(
+        new Date(),
+      ),
+    );
+  return zones.find((zone) => hour(zone) >= 9 && hour(zone) <= 19) ?? 'America/New_York';
+}
+const CADENCE = '01900000-0000-7000-8000-00000000ca0e';
 
 /**
  * Cadence steps with several `leadgate worker` processes on one PostgreSQL (docs/cadences.md, "What a
@@ -37,12 +61,10 @@ describe.skipIf(!TEST_DATABASE_URL)('cadence steps across worker processes', () 
     expect(res.status, await res.clone().text()).toBeLessThan(300);
     return (await res.json()) as Record<string, string>;
   };
-  const counts = async () =>
-    (
-      await testDb.db.query<{ status: string; n: number }>(
-        'SELECT status, count(*)::int AS n FROM cadence_steps GROUP BY status',
-      )
-    ).rows.reduce<Record<string, number>>((all, r) => ({ ...all, [r.status]: r.n }), {});
+  /** How many steps are done, over all the plans. */
+  const done = async () =>
+    (await testDb.db.query<{ n: number }>('SELECT COALESCE(sum(next_step), 0)::int AS n FROM cadence_runs'))
+      .rows[0]?.n ?? 0;
 
   it('When two workers go at 7,500 due call steps and one is killed midway, then each step makes one call task', async () => {
     const serve = await startGatewayProcess({ ...env, LEADGATE_DISPATCHER: '0' });
@@ -51,7 +73,6 @@ describe.skipIf(!TEST_DATABASE_URL)('cadence steps across worker processes', () 
     const agent = await post(serve.url, '/v1/admin/agents', { name: 'Cadence Workers' }, admin);
     const source = await post(serve.url, `/v1/admin/agents/${agent.agent_id}/sources`, { name: 'S' }, admin);
     const leads = 250;
-    const STEPS = 30;
     for (let i = 0; i < leads; i++)
       await post(
         serve.url,
@@ -63,39 +84,43 @@ describe.skipIf(!TEST_DATABASE_URL)('cadence steps across worker processes', () 
       );
     await serve.stop();
     running.splice(running.indexOf(serve), 1);
-    // Plans written as the fan-out writes them, thirty call steps each, all due now: enough rounds
-    // that the worker killed is most likely holding some.
+    // Plans written as the fan-out writes them, of a cadence of thirty calls, all due now: enough
+    // rounds that the worker killed is most likely holding some.
     await testDb.db.query(
-      `INSERT INTO cadence_runs (agent_id, lead_id, cadence_id, name, started_at)
-       SELECT agent_id, lead_id, gen_random_uuid(), 'Workers', now() FROM leads`,
+      `INSERT INTO cadence_versions (agent_id, cadence_id, version, name, steps)
+       VALUES ($1, $2, 1, 'Workers', (SELECT jsonb_agg(jsonb_build_object('after_minutes', 0, 'action', 'call'))
+                                         FROM generate_series(1, ${STEPS})))`,
+      [agent.agent_id, CADENCE],
     );
     await testDb.db.query(
-      `INSERT INTO cadence_steps (agent_id, lead_id, step_no, step_id, action, due_at)
-       SELECT agent_id, lead_id, n, gen_random_uuid(), 'call', now() - interval '1 minute'
-         FROM leads, generate_series(0, 29) AS n`,
+      `INSERT INTO cadence_runs (agent_id, lead_id, cadence_agent_id, cadence_id, version, started_at, zone, due_at)
+       SELECT agent_id, lead_id, agent_id, $1, 1, now() - interval '1 minute', $2,
+              now() - interval '1 minute' FROM leads`,
+      [CADENCE, daytimeZone()],
     );
     const [one, two] = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
     if (!one || !two) throw new Error('two workers');
     running.push(one, two);
     const deadline = Date.now() + 90_000;
-    while (((await counts()).done ?? 0) === 0) {
+    while ((await done()) === 0) {
       if (Date.now() > deadline) throw new Error('no step done');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     one.child.kill('SIGKILL');
-    while (((await counts()).done ?? 0) < leads * STEPS) {
-      if (Date.now() > deadline) throw new Error(`steps left: ${JSON.stringify(await counts())}`);
+    while ((await done()) < leads * STEPS) {
+      if (Date.now() > deadline) throw new Error(`steps done: ${await done()}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    expect(await counts()).toEqual({ done: leads * STEPS });
-    const { rows } = await testDb.db.query<{ tasks: number; steps: number; per_step: number }>(
-      `SELECT count(*)::int AS tasks, count(DISTINCT s.step_id)::int AS steps,
-              max(c.n)::int AS per_step
-         FROM dial_tasks t JOIN cadence_steps s ON s.agent_id = t.agent_id AND s.step_id = t.message_id
-         CROSS JOIN LATERAL (SELECT count(*) AS n FROM dial_tasks d
-                              WHERE d.agent_id = s.agent_id AND d.message_id = s.step_id) c`,
+    expect(await done()).toBe(leads * STEPS);
+    // Every step of every plan made exactly one call task, keyed by the step.
+    const { rows } = await testDb.db.query<{ steps: number; made: number; most: number }>(
+      `SELECT count(*)::int AS steps, count(t.n)::int AS made, max(t.n)::int AS most
+         FROM cadence_runs r CROSS JOIN generate_series(0, ${STEPS} - 1) AS k
+         LEFT JOIN LATERAL (SELECT count(*)::int AS n FROM dial_tasks d
+                             WHERE d.agent_id = r.agent_id AND d.message_id = ${stepMessageIdSql('r.lead_id', 'k')}) t
+           ON t.n > 0`,
     );
-    expect(rows[0]).toEqual({ tasks: leads * STEPS, steps: leads * STEPS, per_step: 1 });
+    expect(rows[0]).toEqual({ steps: leads * STEPS, made: leads * STEPS, most: 1 });
     const runs = await testDb.db.query<{ status: string; n: number }>(
       'SELECT status, count(*)::int AS n FROM cadence_runs GROUP BY status',
     );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cadenceKind, stepJobs } from '../src/automations/cadence-steps.ts';
+import { cadenceKind, runJobs } from '../src/automations/cadence-steps.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
 import { deliver } from './support/deliver.ts';
@@ -19,6 +19,11 @@ afterAll(async () => {
 const MONDAY = '2027-01-18T15:00:00.000Z';
 const at = (iso: string, minutes = 0) => new Date(new Date(iso).getTime() + minutes * 60_000);
 const dispatcherAt = (when: Date | string) => testDispatcher(t.db, [0], { now: () => new Date(when) });
+/** Rounds of a dispatcher at one moment, as its loop goes on: a plan does one step a round. */
+async function roundsAt(when: Date | string, rounds = 3) {
+  const dispatcher = dispatcherAt(when);
+  for (let i = 0; i < rounds; i++) await dispatcher.runOnce();
+}
 
 const PLAN = [
   { after_minutes: 0, action: 'call' },
@@ -245,7 +250,7 @@ describe('cadences: a new lead follows its plan', () => {
     const night = '2027-01-19T03:00:00.000Z'; // 22:00 in New York
     await dispatcherAt(night).runOnce();
     expect((await planOf(lead.lead_id)).steps[0].due_at).toBe('2027-01-19T13:00:00.000Z');
-    await dispatcherAt('2027-01-19T13:05:00.000Z').runOnce();
+    await roundsAt('2027-01-19T13:05:00.000Z');
     const steps = (await planOf(lead.lead_id)).steps;
     expect(steps[0]).toMatchObject({ status: 'done' });
     expect(steps[1]).toMatchObject({ action: 'text', status: 'skipped', reason: 'no SMS consent' });
@@ -263,7 +268,7 @@ describe('cadences: a new lead follows its plan', () => {
       phones: [lead.phone],
     });
     expect(listed.statusCode).toBe(200);
-    await dispatcherAt(MONDAY).runOnce();
+    await roundsAt(MONDAY);
     const steps = (await planOf(lead.lead_id)).steps;
     expect(steps.map((x: { status: string; reason: string }) => [x.status, x.reason])).toEqual([
       ['skipped', 'dnc'],
@@ -365,16 +370,13 @@ describe('cadences: a lead moved to another producer', () => {
       200,
     );
     expect(assigned.agent_id ?? producer.agent_id).toBe(producer.agent_id);
-    await dispatcherAt(at(MONDAY, 1440)).runOnce();
+    await roundsAt(at(MONDAY, 1440));
     const plan = await planOf(lead.lead_id);
     expect(plan).toMatchObject({ name: 'Agency plan', status: 'active' });
     expect(plan.steps[2]).toMatchObject({ status: 'done', reason: 'in the dial queue' });
     const queue = (await adminInject(t.app, 'GET', `/agents/${producer.agent_id}/dial-queue`)).json().tasks;
     expect(queue.map((q: { lead_id: string }) => q.lead_id)).toContain(lead.lead_id);
-    const { rows } = await t.db.query(
-      'SELECT agent_id FROM cadence_steps WHERE lead_id = $1 GROUP BY agent_id',
-      [lead.lead_id],
-    );
+    const { rows } = await t.db.query('SELECT agent_id FROM cadence_runs WHERE lead_id = $1', [lead.lead_id]);
     expect(rows).toEqual([{ agent_id: producer.agent_id }]);
   });
 });
@@ -446,7 +448,7 @@ describe('cadences: what stops a plan', () => {
     await testDispatcher(t.db, [0], { now: () => at(MONDAY, -60) }).runOnce();
     // The step's round alone: its text is written to the queue, not yet sent.
     const kind = cadenceKind({ batch: 50 });
-    await kind.handle(t.db, await stepJobs.claim(t.db, 50, 30_000, at(MONDAY)), at(MONDAY));
+    await kind.handle(t.db, await runJobs.claim(t.db, 50, 30_000, at(MONDAY)), at(MONDAY));
     expect((await textsTo(lead.phone)).map((x) => x.status)).toEqual(['scheduled']);
     await inbound(`+1${lead.phone}`, 'Not now, thanks');
     await dispatcherAt(at(MONDAY, 1)).runOnce();
@@ -471,7 +473,7 @@ describe('cadences: each step done once', () => {
     // The fan-out enrolls; the steps fall due a minute later, when two workers go at them together.
     const fanOnly = testDispatcher(t.db, [0], { now: () => at(MONDAY, -60) });
     await fanOnly.runOnce();
-    await Promise.all([dispatcherAt(MONDAY).runOnce(), dispatcherAt(MONDAY).runOnce()]);
+    await Promise.all([roundsAt(MONDAY), roundsAt(MONDAY)]);
     expect(leads.length).toBe(6);
     for (const lead of leads) {
       expect((await planOf(lead.lead_id)).status).toBe('completed');
@@ -485,11 +487,11 @@ describe('cadences: each step done once', () => {
     const lead = await newLead(a.token);
     await testDispatcher(t.db, [0], { now: () => at(MONDAY, -60) }).runOnce();
     const kind = cadenceKind({ batch: 50 });
-    const dead = await stepJobs.claim(t.db, 50, 30_000, at(MONDAY));
+    const dead = await runJobs.claim(t.db, 50, 30_000, at(MONDAY));
     expect(dead.some((s) => s.lead_id === lead.lead_id)).toBe(true);
     // Within the lease nobody else takes them.
-    expect((await stepJobs.claim(t.db, 50, 30_000, at(MONDAY, 0.2))).length).toBe(0);
-    const taken = await stepJobs.claim(t.db, 50, 30_000, at(MONDAY, 1));
+    expect((await runJobs.claim(t.db, 50, 30_000, at(MONDAY, 0.2))).length).toBe(0);
+    const taken = await runJobs.claim(t.db, 50, 30_000, at(MONDAY, 1));
     await kind.handle(t.db, taken, at(MONDAY, 1));
     await kind.handle(t.db, dead, at(MONDAY, 1));
     expect((await textsTo(lead.phone)).length).toBe(1);

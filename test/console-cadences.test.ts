@@ -293,23 +293,25 @@ describe('a cadence at work: the source, the lead, Today', () => {
     expect(section).toContain('data-confirm="Stop New lead, three days for Paula Plan?');
   });
 
-  it('When steps fall due today or are overdue, then Today counts them, and not those of later days', async () => {
+  it('When a plan’s next step falls due today or is overdue, then Today counts it, and not one due a later day', async () => {
     const NOW = new Date('2027-01-15T14:00:00Z'); // 9 a.m. in New York
-    await t.db.query(
-      `UPDATE cadence_steps SET status = 'pending',
-              due_at = CASE step_no WHEN 0 THEN '2027-01-14T14:00:00Z'::timestamptz
-                                    WHEN 1 THEN '2027-01-16T04:59:00Z'::timestamptz
-                                    ELSE '2027-01-16T05:00:00Z'::timestamptz END
-        WHERE agent_id = $1 AND lead_id = $2`,
-      [a.agent_id, leadId],
-    );
-    expect((await loadToday(t.db, { agent_id: a.agent_id, timezone: ZONE }, NOW)).cadenceSteps).toBe(2);
-    // The page reads at the real clock: one step overdue, the others in days to come.
-    await t.db.query(
-      `UPDATE cadence_steps SET due_at = now() + make_interval(days => CASE step_no WHEN 0 THEN -1 ELSE step_no + 2 END)
-        WHERE agent_id = $1 AND lead_id = $2`,
-      [a.agent_id, leadId],
-    );
+    // The plan as enrolled, its first step still to do, falling due at `due`.
+    const dueAt = (due: string) =>
+      t.db.query(
+        `UPDATE cadence_runs SET status = 'active', next_step = 0, steps = '[]', due_at = ${due}
+          WHERE agent_id = $1 AND lead_id = $2`,
+        [a.agent_id, leadId],
+      );
+    const counted = async () =>
+      (await loadToday(t.db, { agent_id: a.agent_id, timezone: ZONE }, NOW)).cadenceSteps;
+    await dueAt(`'2027-01-14T14:00:00Z'`);
+    expect(await counted()).toBe(1);
+    await dueAt(`'2027-01-16T04:59:00Z'`);
+    expect(await counted()).toBe(1);
+    await dueAt(`'2027-01-16T05:00:00Z'`);
+    expect(await counted()).toBe(0);
+    // The page reads at the real clock: the step overdue by a day.
+    await dueAt(`now() - interval '1 day'`);
     const today = (await b.get('/console/today')).body;
     expect(today).toMatch(
       /<strong>1<\/strong>\s*<a href="\/console\/dial-queue">cadence step due today<\/a>/,

@@ -1,6 +1,8 @@
 import { newId } from '../db/ids.ts';
 import { iso, type Queryable } from '../db/index.ts';
-import type { CadenceStep } from './cadence-plan.ts';
+import { planDueTimes, type CadenceStep } from './cadence-plan.ts';
+import { versionSteps } from './cadence-versions.ts';
+import { leadZone } from './lead-zone.ts';
 
 /** A cadence as the admin API answers it. */
 export interface CadenceRow {
@@ -14,6 +16,10 @@ export interface CadenceRow {
 
 const COLUMNS = 'cadence_id, agent_id, name, steps, created_at, updated_at';
 
+/** The version a statement's `c` wrote, kept for the leads that will follow it. */
+const KEEP_VERSION = `v AS (INSERT INTO cadence_versions (agent_id, cadence_id, version, name, steps)
+     SELECT agent_id, cadence_id, version, name, steps FROM c)`;
+
 const toCadence = (row: CadenceRow): CadenceRow => ({
   ...row,
   created_at: iso(row.created_at),
@@ -26,7 +32,9 @@ export async function createCadence(
   input: { name: string; steps: readonly CadenceStep[] },
 ): Promise<CadenceRow> {
   const { rows } = await db.query<CadenceRow>(
-    `INSERT INTO cadences (agent_id, cadence_id, name, steps) VALUES ($1, $2, $3, $4::jsonb) RETURNING ${COLUMNS}`,
+    `WITH c AS (INSERT INTO cadences (agent_id, cadence_id, name, steps) VALUES ($1, $2, $3, $4::jsonb) RETURNING *),
+     ${KEEP_VERSION}
+     SELECT ${COLUMNS} FROM c`,
     [agentId, newId(), input.name, JSON.stringify(input.steps)],
   );
   return toCadence(rows[0] as CadenceRow);
@@ -53,7 +61,7 @@ export async function getCadence(
   return rows[0] ? toCadence(rows[0]) : null;
 }
 
-/** Renames it or replaces its steps; leads already following it keep the plan they were given. */
+/** Renames it or replaces its steps, as a new version; leads already following it keep theirs. */
 export async function updateCadence(
   db: Queryable,
   agentId: string,
@@ -61,8 +69,11 @@ export async function updateCadence(
   patch: { name?: string; steps?: readonly CadenceStep[] },
 ): Promise<CadenceRow | null> {
   const { rows } = await db.query<CadenceRow>(
-    `UPDATE cadences SET name = COALESCE($3, name), steps = COALESCE($4::jsonb, steps), updated_at = now()
-      WHERE agent_id = $1 AND cadence_id = $2 RETURNING ${COLUMNS}`,
+    `WITH c AS (UPDATE cadences SET name = COALESCE($3, name), steps = COALESCE($4::jsonb, steps),
+                       version = version + 1, updated_at = now()
+                 WHERE agent_id = $1 AND cadence_id = $2 RETURNING *),
+     ${KEEP_VERSION}
+     SELECT ${COLUMNS} FROM c`,
     [agentId, cadenceId, patch.name ?? null, patch.steps ? JSON.stringify(patch.steps) : null],
   );
   return rows[0] ? toCadence(rows[0]) : null;
@@ -79,9 +90,12 @@ export async function deleteCadence(db: Queryable, agentId: string, cadenceId: s
 
 /** A cadence a lead of a source would follow: the source's own, else its agent's default. */
 export interface ChosenCadence {
+  /** The cadence's owner: the source's agent, or the lead's for its default. */
+  agent_id: string;
   cadence_id: string;
+  /** Its version now, whose steps the lead will follow (cadence-versions.ts). */
+  version: number;
   name: string;
-  steps: CadenceStep[];
 }
 
 /**
@@ -89,67 +103,90 @@ export interface ChosenCadence {
  * the source's (its own agent's cadence), else the lead's agent's default. Null: none.
  */
 export const chosenCadenceSql = (agent: string, source: string): string =>
-  `(SELECT jsonb_build_object('cadence_id', c.cadence_id, 'name', c.name, 'steps', c.steps)
+  `(SELECT jsonb_build_object('agent_id', c.agent_id, 'cadence_id', c.cadence_id, 'version', c.version,
+                              'name', c.name)
       FROM sources s JOIN agents a ON a.agent_id = ${agent}
       JOIN cadences c ON c.agent_id = CASE WHEN s.cadence_id IS NULL THEN a.agent_id ELSE s.agent_id END
                      AND c.cadence_id = COALESCE(s.cadence_id, a.default_cadence_id)
      WHERE s.source_id = ${source})`;
 
-/** The cadence each of these new leads follows (`chosenCadenceSql`), by lead id, in one query. */
+/** The cadence a new lead follows, and the steps of its version now. */
+export interface NewLeadCadence {
+  cadence: ChosenCadence;
+  steps: CadenceStep[];
+}
+
+/** The cadence each of these new leads follows (`chosenCadenceSql`) with its steps, by lead id. */
 export async function cadencesOfNewLeads(
   db: Queryable,
   leads: ReadonlyArray<{ agent_id: string; lead_id: string; source_id: string }>,
-): Promise<Map<string, ChosenCadence>> {
+): Promise<Map<string, NewLeadCadence>> {
   if (leads.length === 0) return new Map();
   const { rows } = await db.query<{ lead_id: string; cadence: ChosenCadence | null }>(
     `SELECT n.lead_id, ${chosenCadenceSql('n.agent_id', 'n.source_id')} AS cadence
        FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS n (agent_id, lead_id, source_id)`,
     [leads.map((l) => l.agent_id), leads.map((l) => l.lead_id), leads.map((l) => l.source_id)],
   );
-  return new Map(rows.flatMap((r) => (r.cadence ? [[r.lead_id, r.cadence] as const] : [])));
+  const chosen = rows.flatMap((r) => (r.cadence ? [{ lead_id: r.lead_id, cadence: r.cadence }] : []));
+  const stepsOf = await versionSteps(
+    db,
+    chosen.map((c) => c.cadence),
+  );
+  return new Map(
+    chosen.flatMap(({ lead_id, cadence }) => {
+      const steps = stepsOf(cadence);
+      return steps ? [[lead_id, { cadence, steps }] as const] : [];
+    }),
+  );
 }
 
-/** A lead enrolled in a cadence: the copy of its name and steps, and when each step falls due. */
+/** A lead enrolled in a cadence: the version it follows, where its times start, its first step's. */
 export interface Enrollment {
   agent_id: string;
   lead_id: string;
   cadence: ChosenCadence;
   started_at: Date;
-  due: readonly Date[];
+  zone: string;
+  state: string | null;
+  first_due: Date;
 }
 
-/** Enrolls leads, in the caller's transaction: a plan per lead and its steps, two statements for all. */
+/**
+ * A new lead's enrollment: its plan starts from the moment it is handed on (within a poll of its
+ * delivery, as its first text would), in the prospect's zone and state. Each step's time is worked
+ * out when the one before it is done: here, only the first's. Pure.
+ */
+export function enrollment(
+  agentId: string,
+  lead: Record<string, unknown> & { lead_id: string },
+  agentZone: string,
+  { cadence, steps }: NewLeadCadence,
+  now: Date,
+): Enrollment {
+  const zone = leadZone(lead, agentZone);
+  const state = typeof lead.state === 'string' ? lead.state : null;
+  const [first_due = now] = planDueTimes(steps.slice(0, 1), { delivered_at: now, zone, state });
+  return { agent_id: agentId, lead_id: lead.lead_id, cadence, started_at: now, zone, state, first_due };
+}
+
+/** Enrolls leads, in the caller's transaction: one row per lead, one statement for all. */
 export async function enroll(tx: Queryable, enrollments: readonly Enrollment[]): Promise<void> {
   if (enrollments.length === 0) return;
-  const steps = enrollments.flatMap((e) =>
-    e.cadence.steps.map((step, i) => ({ e, step, i, due: e.due[i] ?? e.started_at })),
+  await tx.query(
+    `INSERT INTO cadence_runs (agent_id, lead_id, cadence_agent_id, cadence_id, version, started_at, zone, state, due_at)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::int[], $6::timestamptz[],
+                          $7::text[], $8::text[], $9::timestamptz[])
+     ON CONFLICT (agent_id, lead_id) DO NOTHING`,
+    [
+      enrollments.map((e) => e.agent_id),
+      enrollments.map((e) => e.lead_id),
+      enrollments.map((e) => e.cadence.agent_id),
+      enrollments.map((e) => e.cadence.cadence_id),
+      enrollments.map((e) => e.cadence.version),
+      enrollments.map((e) => e.started_at.toISOString()),
+      enrollments.map((e) => e.zone),
+      enrollments.map((e) => e.state),
+      enrollments.map((e) => e.first_due.toISOString()),
+    ],
   );
-  await Promise.all([
-    tx.query(
-      `INSERT INTO cadence_runs (agent_id, lead_id, cadence_id, name, started_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::timestamptz[])
-       ON CONFLICT (agent_id, lead_id) DO NOTHING`,
-      [
-        enrollments.map((e) => e.agent_id),
-        enrollments.map((e) => e.lead_id),
-        enrollments.map((e) => e.cadence.cadence_id),
-        enrollments.map((e) => e.cadence.name),
-        enrollments.map((e) => e.started_at.toISOString()),
-      ],
-    ),
-    tx.query(
-      `INSERT INTO cadence_steps (agent_id, lead_id, step_no, step_id, action, body, due_at)
-       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::uuid[], $5::text[], $6::text[], $7::timestamptz[])
-       ON CONFLICT (agent_id, lead_id, step_no) DO NOTHING`,
-      [
-        steps.map((s) => s.e.agent_id),
-        steps.map((s) => s.e.lead_id),
-        steps.map((s) => s.i),
-        steps.map(() => newId()),
-        steps.map((s) => s.step.action),
-        steps.map((s) => s.step.body ?? null),
-        steps.map((s) => s.due.toISOString()),
-      ],
-    ),
-  ]);
 }

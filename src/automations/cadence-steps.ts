@@ -1,7 +1,14 @@
 import type { Database, Queryable } from '../db/index.ts';
 import { jobQueue } from '../jobs/queue.ts';
 import type { JobKind } from '../jobs/runner.ts';
-import { stopCadences, stopReasonOfStatus, type CadenceStopReason } from '../leads/cadence-stop.ts';
+import {
+  stepMessageId,
+  stopCadences,
+  stopReasonOfStatus,
+  type CadenceStopReason,
+} from '../leads/cadence-stop.ts';
+import { planDueTimes, type CadenceStep } from './cadence-plan.ts';
+import { versionSteps, type VersionKey } from './cadence-versions.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
 import { addCallTasks, type NewCallTask } from './dial-queue.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
@@ -11,43 +18,71 @@ import { renderText } from './sms-template.ts';
 import { scheduleTexts, type NewText } from './sms-repository.ts';
 import type { ContactDecision } from '../screening/decide.ts';
 
-/** A step a worker claimed, with what it needs of its plan and its agent. */
-export interface ClaimedStep {
+/** A lead's plan a worker claimed, its next step due: what it needs of the plan, its version and its agent. */
+export interface ClaimedRun {
   agent_id: string;
   lead_id: string;
-  step_no: number;
-  step_id: string;
-  action: 'call' | 'text';
-  body: string | null;
   attempts: number;
-  run_status: string;
+  next_step: number;
+  due_at: Date;
+  started_at: Date;
+  zone: string;
+  state: string | null;
+  /** What came of each step done so far. */
+  steps: StepDone[];
+  /** The version it follows (its steps: cadence-versions.ts). */
+  cadence_agent_id: string;
+  cadence_id: string;
+  version: number;
   agent_name: string;
   agent_timezone: string;
 }
 
-/** The steps' queue (src/jobs): a step is due at its `due_at`; `doing` while a worker holds it. */
-export const stepJobs = jobQueue<ClaimedStep>({
-  table: 'cadence_steps',
+/** What came of a step: done (its task or text made) or skipped, when it fell due and was done. */
+export interface StepDone {
+  status: 'done' | 'skipped';
+  reason: string | null;
+  due_at: string;
+  at: string;
+}
+
+/**
+ * The plans' queue (src/jobs): a plan is due when its next step is (`due_at`); `stepping` while a
+ * worker holds it. A claim returns the version it follows and its agent's name and zone.
+ */
+export const runJobs = jobQueue<ClaimedRun>({
+  table: 'cadence_runs',
   key: [
     ['agent_id', 'uuid'],
     ['lead_id', 'uuid'],
-    ['step_no', 'int'],
   ],
-  waiting: 'pending',
-  running: 'doing',
+  waiting: 'active',
+  running: 'stepping',
   dueAt: 'due_at',
   error: 'reason',
-  claimWith: {
-    from: 'cadence_runs r, agents a',
-    on: 'r.agent_id = j.agent_id AND r.lead_id = j.lead_id AND a.agent_id = j.agent_id',
-  },
-  returning: `j.agent_id, j.lead_id, j.step_no, j.step_id, j.action, j.body, j.attempts,
-              r.status AS run_status, a.name AS agent_name, a.timezone AS agent_timezone`,
+  claimWith: { from: 'agents a', on: 'a.agent_id = j.agent_id' },
+  returning: `j.agent_id, j.lead_id, j.attempts, j.next_step, j.due_at, j.started_at, j.zone, j.state,
+              j.steps, j.cadence_agent_id, j.cadence_id, j.version, a.name AS agent_name,
+              a.timezone AS agent_timezone`,
 });
 
-const settleSteps = stepJobs.settler({
-  set: (clock) => `done_at = CASE WHEN x.status IN ('done', 'skipped') THEN ${clock} ELSE j.done_at END`,
+/** A step's outcome over its plan's claim: the next step and when it falls due, or the plan completed. */
+const settleRuns = runJobs.settler<{ next_step: number; steps: string }>({
+  also: { next_step: 'int', steps: 'jsonb' },
+  set: (clock) => `ended_at = CASE WHEN x.status = 'completed' THEN ${clock} ELSE j.ended_at END`,
 });
+
+/** A step that fell due, as `decideStep` reads it. */
+export interface DueStep {
+  agent_id: string;
+  lead_id: string;
+  /** The message id of the call task or text it makes (`stepMessageId`). */
+  message_id: string;
+  action: 'call' | 'text';
+  body: string | null;
+  agent_name: string;
+  agent_timezone: string;
+}
 
 /** What a round of steps came to. */
 export interface StepRound {
@@ -76,7 +111,7 @@ const DAY_MS = 86_400_000;
  * since ends its plan.
  */
 export function decideStep(
-  step: ClaimedStep,
+  step: DueStep,
   lead: FollowUpLead,
   decision: ContactDecision,
   recent: { n: number; oldest: Date | null },
@@ -86,7 +121,7 @@ export function decideStep(
   if (stop) return { kind: 'stop', reason: stop };
   const phone = typeof lead.phone === 'string' && lead.phone !== '' ? lead.phone : null;
   if (!phone) return { kind: 'skipped', reason: 'no phone' };
-  const base = { agent_id: step.agent_id, lead_id: step.lead_id, message_id: step.step_id };
+  const base = { agent_id: step.agent_id, lead_id: step.lead_id, message_id: step.message_id };
   if (step.action === 'call') {
     if (decision.call) return { kind: 'skipped', reason: decision.call };
     return { kind: 'call', task: base };
@@ -112,107 +147,182 @@ export function decideStep(
 }
 
 /**
- * Cadence steps as a kind of job: a round claims the due steps, decides each (`decideStep`) on the
- * lead as it is now, and writes everything in one transaction — the call tasks and texts (each
- * keyed by its step, so made once even if two workers did the same step), the steps' outcomes,
- * the plans stopped, and the plans whose last step this was completed.
+ * Cadence steps as a kind of job: a round claims the plans whose next step is due, decides each
+ * step (`decideStep`) on the lead as it is now, and writes everything in one transaction — the call
+ * tasks and texts (each keyed by its step, so made once even if two workers did the same step),
+ * each plan's next step and when it falls due (worked out from the plan's start, as at enrollment),
+ * and the plans stopped.
  */
-export function cadenceKind(settings: { batch: number }): JobKind<ClaimedStep, StepRound> {
+export function cadenceKind(settings: { batch: number }): JobKind<ClaimedRun, StepRound> {
   return {
     name: 'cadences',
-    queue: stepJobs,
+    queue: runJobs,
     batch: settings.batch,
-    handle: (db, steps, at) => doSteps(db, steps, at ?? new Date()),
+    handle: (db, runs, at) => doSteps(db, runs, at ?? new Date()),
   };
 }
 
-async function doSteps(db: Database, claimed: ClaimedStep[], now: Date): Promise<StepRound> {
+type Outcome = {
+  job: ClaimedRun;
+  status: string;
+  error: string | null;
+  due?: Date;
+  next_step: number;
+  steps: string;
+};
+
+async function doSteps(db: Database, runs: ClaimedRun[], now: Date): Promise<StepRound> {
   const round: StepRound = { calls: 0, texts: 0, skipped: 0, moved: 0, stopped: 0 };
-  if (claimed.length === 0) return round;
-  // A step of a plan stopped meanwhile was canceled with it; one that slipped through ends here.
-  const steps = claimed.filter((s) => s.run_status === 'active');
-  const leads = await getFollowUpLeads(
-    db,
-    steps.map((s) => s.lead_id),
-  );
-  const present = steps.flatMap((s) => {
-    const lead = leads.get(s.lead_id);
-    return lead ? [{ step: s, lead }] : [];
+  if (runs.length === 0) return round;
+  const [leads, plans] = await Promise.all([
+    getFollowUpLeads(
+      db,
+      runs.map((r) => r.lead_id),
+    ),
+    versionSteps(db, runs.map(versionOf)),
+  ]);
+  const due = runs.flatMap((run) => {
+    const plan = plans(versionOf(run));
+    const step = plan?.[run.next_step];
+    const lead = leads.get(run.lead_id);
+    return plan && step && lead ? [{ run, plan, step, lead }] : [];
   });
   const [decisions, recent] = await Promise.all([
     screenContact(
       db,
-      present.map((p) => p.lead),
+      due.map((d) => d.lead),
       now,
     ),
     recentTexts(
       db,
-      present.filter((p) => p.step.action === 'text'),
+      due.filter((d) => d.step.action === 'text'),
       now,
     ),
   ]);
   const tasks: NewCallTask[] = [];
   const texts: NewText[] = [];
-  const outcomes: Array<{ job: ClaimedStep; status: string; error: string | null; due?: Date }> = [];
+  const outcomes: Outcome[] = [];
   const stops = new Map<CadenceStopReason, Array<{ agent_id: string; lead_id: string }>>();
-  present.forEach(({ step, lead }, i) => {
+  due.forEach(({ run, plan, step, lead }, i) => {
     const decision = decisions[i] ?? { text: null, call: null };
     const phone = typeof lead.phone === 'string' ? lead.phone : '';
-    const outcome = decideStep(step, lead, decision, recent.get(`${step.agent_id} ${phone}`) ?? NONE, now);
+    const asked: DueStep = {
+      agent_id: run.agent_id,
+      lead_id: run.lead_id,
+      message_id: stepMessageId(run.lead_id, run.next_step),
+      action: step.action,
+      body: step.body ?? null,
+      agent_name: run.agent_name,
+      agent_timezone: run.agent_timezone,
+    };
+    const outcome = decideStep(asked, lead, decision, recent.get(`${run.agent_id} ${phone}`) ?? NONE, now);
     switch (outcome.kind) {
       case 'call':
         tasks.push(outcome.task);
-        outcomes.push({ job: step, status: 'done', error: null });
+        outcomes.push(stepDone(run, plan, 'done', null, now));
         round.calls++;
         break;
       case 'text':
         texts.push(outcome.text);
-        outcomes.push({ job: step, status: 'done', error: null });
+        outcomes.push(stepDone(run, plan, 'done', null, now));
         round.texts++;
         break;
       case 'skipped':
-        outcomes.push({ job: step, status: 'skipped', error: outcome.reason });
+        outcomes.push(stepDone(run, plan, 'skipped', outcome.reason, now));
         round.skipped++;
         break;
-      case 'moved':
-        outcomes.push({ job: step, status: 'pending', error: outcome.reason, due: outcome.due });
+      case 'moved': {
+        const same = { next_step: run.next_step, steps: JSON.stringify(run.steps) };
+        outcomes.push({ job: run, status: 'active', error: outcome.reason, due: outcome.due, ...same });
         round.moved++;
         break;
+      }
       case 'stop': {
-        const same = stops.get(outcome.reason) ?? [];
-        same.push({ agent_id: step.agent_id, lead_id: step.lead_id });
-        stops.set(outcome.reason, same);
+        const of = stops.get(outcome.reason) ?? [];
+        of.push({ agent_id: run.agent_id, lead_id: run.lead_id });
+        stops.set(outcome.reason, of);
         round.stopped++;
         break;
       }
     }
   });
-  const ended = claimed.filter((s) => s.run_status !== 'active' || !leads.has(s.lead_id));
+  // A plan with no step left (its lead gone) ends here.
+  const stepped = new Set(due.map((d) => d.run));
+  const ended = runs.filter((r) => !stepped.has(r));
+  for (const run of ended)
+    outcomes.push({
+      job: run,
+      status: 'completed',
+      error: null,
+      next_step: run.next_step,
+      steps: JSON.stringify(run.steps),
+    });
   await db.withTransaction(async (tx) => {
-    await addCallTasks(tx, tasks);
-    await scheduleTexts(tx, texts);
-    await settleSteps(
-      tx,
-      [...outcomes, ...ended.map((job) => ({ job, status: 'canceled', error: 'cadence ended' }))],
-      {},
-      now,
-    );
+    // Only for the plans this round still holds: one stopped since its claim makes nothing.
+    const held = await stillHeld(tx, runs);
+    const mine = (x: { lead_id: string }) => held.has(x.lead_id);
+    await addCallTasks(tx, tasks.filter(mine));
+    await scheduleTexts(tx, texts.filter(mine));
+    await settleRuns(tx, outcomes, {}, now);
     for (const [reason, of] of stops) await stopCadences(tx, of, reason, now);
-    await completeFinished(tx, claimed, now);
   });
   return round;
 }
 
+/**
+ * A step done or skipped, and the plan after it: the next step due at its time from the plan's
+ * start (at once if that has passed), or the plan completed.
+ */
+function stepDone(
+  run: ClaimedRun,
+  plan: readonly CadenceStep[],
+  status: StepDone['status'],
+  reason: string | null,
+  now: Date,
+): Outcome {
+  const done: StepDone = {
+    status,
+    reason,
+    due_at: new Date(run.due_at).toISOString(),
+    at: now.toISOString(),
+  };
+  const steps = JSON.stringify([...run.steps, done]);
+  const next = run.next_step + 1;
+  if (next >= plan.length) return { job: run, status: 'completed', error: null, next_step: next, steps };
+  const start = { delivered_at: new Date(run.started_at), zone: run.zone, state: run.state };
+  const due = planDueTimes(plan.slice(0, next + 1), start)[next] ?? now;
+  return { job: run, status: 'active', error: null, due, next_step: next, steps };
+}
+
+/** Of these claimed plans, the leads of those still held by this claim, locked until the transaction ends. */
+async function stillHeld(tx: Queryable, runs: readonly ClaimedRun[]): Promise<Set<string>> {
+  const { rows } = await tx.query<{ lead_id: string }>(
+    `SELECT r.lead_id FROM cadence_runs r
+       JOIN unnest($1::uuid[], $2::uuid[], $3::int[]) AS c (agent_id, lead_id, attempts)
+         ON r.agent_id = c.agent_id AND r.lead_id = c.lead_id
+      WHERE r.status = 'stepping' AND r.attempts = c.attempts
+      FOR UPDATE OF r`,
+    [runs.map((r) => r.agent_id), runs.map((r) => r.lead_id), runs.map((r) => r.attempts)],
+  );
+  return new Set(rows.map((r) => r.lead_id));
+}
+
 const NONE = { n: 0, oldest: null };
+
+const versionOf = (run: ClaimedRun): VersionKey => ({
+  agent_id: run.cadence_agent_id,
+  cadence_id: run.cadence_id,
+  version: run.version,
+});
 
 /** The texts each number had from its agent in the last 24 hours: how many, and the oldest's time. */
 async function recentTexts(
   db: Queryable,
-  steps: ReadonlyArray<{ step: ClaimedStep; lead: FollowUpLead }>,
+  due: ReadonlyArray<{ run: ClaimedRun; lead: FollowUpLead }>,
   now: Date,
 ): Promise<Map<string, { n: number; oldest: Date | null }>> {
-  const numbers = steps.flatMap(({ step, lead }) =>
-    typeof lead.phone === 'string' ? [{ agent_id: step.agent_id, phone: lead.phone }] : [],
+  const numbers = due.flatMap(({ run, lead }) =>
+    typeof lead.phone === 'string' ? [{ agent_id: run.agent_id, phone: lead.phone }] : [],
   );
   if (numbers.length === 0) return new Map();
   const { rows } = await db.query<{ agent_id: string; phone: string; n: number; oldest: Date | null }>(
@@ -230,17 +340,5 @@ async function recentTexts(
   );
   return new Map(
     rows.map((r) => [`${r.agent_id} ${r.phone}`, { n: r.n, oldest: r.oldest ? new Date(r.oldest) : null }]),
-  );
-}
-
-/** Plans of these steps with no step left to do: completed. */
-async function completeFinished(tx: Queryable, steps: readonly ClaimedStep[], now: Date): Promise<void> {
-  await tx.query(
-    `UPDATE cadence_runs r SET status = 'completed', ended_at = $3
-       FROM unnest($1::uuid[], $2::uuid[]) AS t (agent_id, lead_id)
-      WHERE r.agent_id = t.agent_id AND r.lead_id = t.lead_id AND r.status = 'active'
-        AND NOT EXISTS (SELECT FROM cadence_steps s WHERE s.agent_id = r.agent_id AND s.lead_id = r.lead_id
-                          AND s.status IN ('pending', 'doing'))`,
-    [steps.map((s) => s.agent_id), steps.map((s) => s.lead_id), now.toISOString()],
   );
 }

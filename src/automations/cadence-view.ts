@@ -1,4 +1,7 @@
 import { iso, type Queryable } from '../db/index.ts';
+import { stepMessageId } from '../leads/cadence-stop.ts';
+import { planDueTimes, type CadenceStep } from './cadence-plan.ts';
+import type { StepDone } from './cadence-steps.ts';
 
 /** A step of a lead's plan as the agent reads it. */
 export interface PlanStep {
@@ -20,17 +23,8 @@ export interface LeadCadence {
   steps: PlanStep[];
 }
 
-interface StepRow {
-  cadence_id: string;
-  name: string;
-  run_status: LeadCadence['status'];
-  stopped_reason: string | null;
-  started_at: Date;
-  ended_at: Date | null;
-  action: 'call' | 'text';
-  due_at: Date;
-  status: string;
-  reason: string | null;
+/** What became of the call task or text a step made, if it made one. */
+interface Made {
   text_status: string | null;
   text_error: string | null;
   task_status: string | null;
@@ -39,65 +33,115 @@ interface StepRow {
 }
 
 /**
- * A step's state: its own while it waits or when it was skipped or canceled; once done, what became
- * of the text or call task it made — a text still waiting in the queue is pending, one the sender
- * suppressed or gave up on is skipped with the reason. Pure.
+ * A done step's state: what became of the text or call task it made — a text still waiting in the
+ * queue is pending, one the sender suppressed or gave up on is skipped with the reason (canceled when
+ * its plan stopped first). Pure.
  */
-export function stepState(r: StepRow): Pick<PlanStep, 'status' | 'reason'> {
-  if (r.status === 'pending' || r.status === 'doing') return { status: 'pending', reason: r.reason };
-  if (r.status !== 'done') return { status: r.status as PlanStep['status'], reason: r.reason };
-  if (r.action === 'text') {
-    switch (r.text_status) {
+export function stepState(action: 'call' | 'text', m: Made): Pick<PlanStep, 'status' | 'reason'> {
+  if (action === 'text') {
+    switch (m.text_status) {
       case 'scheduled':
       case 'sending':
-        return { status: 'pending', reason: r.text_error ?? 'sending' };
+        return { status: 'pending', reason: m.text_error ?? 'sending' };
       case 'suppressed':
-        return r.text_error?.startsWith('cadence stopped')
-          ? { status: 'canceled', reason: r.text_error }
-          : { status: 'skipped', reason: r.text_error };
+        return m.text_error?.startsWith('cadence stopped')
+          ? { status: 'canceled', reason: m.text_error }
+          : { status: 'skipped', reason: m.text_error };
       case 'failed':
-        return { status: 'skipped', reason: `not sent: ${r.text_error ?? 'failed'}` };
+        return { status: 'skipped', reason: `not sent: ${m.text_error ?? 'failed'}` };
       default:
         return { status: 'done', reason: 'sent' };
     }
   }
-  if (r.task_status === 'blocked') return { status: 'skipped', reason: r.blocked_reason };
-  if (r.task_status === 'done') return { status: 'done', reason: `called: ${r.task_outcome ?? 'closed'}` };
+  if (m.task_status === 'blocked') return { status: 'skipped', reason: m.blocked_reason };
+  if (m.task_status === 'done') return { status: 'done', reason: `called: ${m.task_outcome ?? 'closed'}` };
   return { status: 'done', reason: 'in the dial queue' };
 }
 
-/** The lead's plan with each step's state, or null when it follows no cadence. */
+interface RunRow {
+  cadence_id: string;
+  name: string;
+  status: 'active' | 'stepping' | 'stopped' | 'completed';
+  stopped_reason: string | null;
+  reason: string | null;
+  started_at: Date;
+  ended_at: Date | null;
+  zone: string;
+  state: string | null;
+  next_step: number;
+  due_at: Date;
+  steps: StepDone[];
+  plan: CadenceStep[];
+}
+
+/**
+ * The lead's plan with each step's state, or null when it follows none. The steps done say what
+ * came of them; the rest fall due at their times from the plan's start (the next one at its own
+ * time, should it have moved), or were canceled with the plan.
+ */
 export async function readLeadCadence(
   db: Queryable,
   agentId: string,
   leadId: string,
 ): Promise<LeadCadence | null> {
-  const { rows } = await db.query<StepRow>(
-    `SELECT r.cadence_id, r.name, r.status AS run_status, r.stopped_reason, r.started_at, r.ended_at,
-            s.action, s.due_at, s.status, s.reason, m.status AS text_status, m.error AS text_error,
-            t.status AS task_status, t.outcome AS task_outcome, t.blocked_reason
+  const { rows } = await db.query<RunRow>(
+    `SELECT r.cadence_id, v.name, r.status, r.stopped_reason, r.reason, r.started_at, r.ended_at, r.zone,
+            r.state, r.next_step, r.due_at, r.steps, v.steps AS plan
        FROM cadence_runs r
-       JOIN cadence_steps s ON s.agent_id = r.agent_id AND s.lead_id = r.lead_id
-       LEFT JOIN sms_messages m ON s.action = 'text' AND m.agent_id = s.agent_id AND m.message_id = s.step_id
-       LEFT JOIN dial_tasks t ON s.action = 'call' AND t.agent_id = s.agent_id AND t.message_id = s.step_id
-      WHERE r.agent_id = $1 AND r.lead_id = $2
-      ORDER BY s.step_no`,
+       JOIN cadence_versions v ON v.agent_id = r.cadence_agent_id AND v.cadence_id = r.cadence_id
+                              AND v.version = r.version
+      WHERE r.agent_id = $1 AND r.lead_id = $2`,
     [agentId, leadId],
   );
-  const first = rows[0];
-  if (!first) return null;
+  const run = rows[0];
+  if (!run) return null;
+  const ids = run.plan.map((_, n) => stepMessageId(leadId, n));
+  const { rows: made } = await db.query<Made & { message_id: string }>(
+    `SELECT m.message_id, m.status AS text_status, m.error AS text_error, NULL AS task_status,
+            NULL AS task_outcome, NULL AS blocked_reason
+       FROM sms_messages m WHERE m.agent_id = $1 AND m.message_id = ANY($2::uuid[])
+     UNION ALL
+     SELECT t.message_id, NULL, NULL, t.status, t.outcome, t.blocked_reason
+       FROM dial_tasks t WHERE t.agent_id = $1 AND t.message_id = ANY($2::uuid[])`,
+    [agentId, ids],
+  );
+  const madeBy = new Map(made.map((m) => [m.message_id, m]));
+  const planned = planDueTimes(run.plan, {
+    delivered_at: new Date(run.started_at),
+    zone: run.zone,
+    state: run.state,
+  });
+  const stopped = run.status === 'stopped';
+  const steps = run.plan.map((step, n): PlanStep => {
+    const done = run.steps[n];
+    if (done) {
+      const m = madeBy.get(ids[n] ?? '');
+      const state =
+        done.status === 'done' && m
+          ? stepState(step.action, m)
+          : { status: done.status, reason: done.reason };
+      return { action: step.action, due_at: done.due_at, ...state };
+    }
+    const due = n === run.next_step ? new Date(run.due_at) : (planned[n] ?? new Date(run.due_at));
+    return {
+      action: step.action,
+      due_at: due.toISOString(),
+      status: stopped ? 'canceled' : 'pending',
+      reason: stopped ? run.stopped_reason : n === run.next_step ? run.reason : null,
+    };
+  });
   return {
-    cadence_id: first.cadence_id,
-    name: first.name,
-    status: first.run_status,
-    stopped_reason: first.stopped_reason,
-    started_at: iso(first.started_at),
-    ended_at: first.ended_at === null ? null : iso(first.ended_at),
-    steps: rows.map((r) => ({ action: r.action, due_at: iso(r.due_at), ...stepState(r) })),
+    cadence_id: run.cadence_id,
+    name: run.name,
+    status: run.status === 'stepping' ? 'active' : run.status,
+    stopped_reason: run.stopped_reason,
+    started_at: iso(run.started_at),
+    ended_at: run.ended_at === null ? null : iso(run.ended_at),
+    steps,
   };
 }
 
-/** How many steps of the agent's plans fall due from `from` until `until` and are still to do. */
+/** How many of the agent's plans have their next step due from `from` until `until`. */
 export async function countStepsDue(
   db: Queryable,
   agentId: string,
@@ -105,8 +149,8 @@ export async function countStepsDue(
   until: Date,
 ): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM cadence_steps
-      WHERE agent_id = $1 AND status IN ('pending', 'doing') AND due_at >= $2 AND due_at < $3`,
+    `SELECT count(*)::int AS n FROM cadence_runs
+      WHERE agent_id = $1 AND status IN ('active', 'stepping') AND due_at >= $2 AND due_at < $3`,
     [agentId, from.toISOString(), until.toISOString()],
   );
   return rows[0]?.n ?? 0;

@@ -6,9 +6,13 @@ import { insertDeliveries, type NewDelivery } from './delivery-repository.ts';
 import { destinationsFor } from './destination-repository.ts';
 import { createConsentChecks } from './consent-repository.ts';
 import { addCallTasks, type NewCallTask } from './dial-queue.ts';
-import { planDueTimes } from './cadence-plan.ts';
-import { cadencesOfNewLeads, enroll, type ChosenCadence, type Enrollment } from './cadence-repository.ts';
-import { leadZone } from './lead-zone.ts';
+import {
+  cadencesOfNewLeads,
+  enroll,
+  enrollment,
+  type Enrollment,
+  type NewLeadCadence,
+} from './cadence-repository.ts';
 import { stopCadences } from '../leads/cadence-stop.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
@@ -309,7 +313,7 @@ async function followUp(
   events: readonly OutboxRow[],
   leads: ReadonlyMap<string, FollowUpLead>,
   agents: ReadonlyMap<string, FollowUpAgent>,
-  cadences: ReadonlyMap<string, ChosenCadence>,
+  cadences: ReadonlyMap<string, NewLeadCadence>,
   now: Date,
 ): Promise<{ tasks: NewCallTask[]; texts: NewText[]; enrollments: Enrollment[] }> {
   const asked: Array<{ m: OutboxRow; lead: FollowUpLead; request: FollowUpRequest }> = [];
@@ -321,12 +325,7 @@ async function followUp(
     if (!lead || !agent || m.payload.action !== undefined) continue;
     const cadence = m.topic === 'lead.created' ? cadences.get(lead.lead_id) : undefined;
     if (cadence && lead.status === 'New') {
-      // From the moment the lead is handed on, as its first text would be: within a poll of its delivery.
-      const started_at = now;
-      const zone = leadZone(lead, agent.timezone);
-      const state = typeof lead.state === 'string' ? lead.state : null;
-      const due = planDueTimes(cadence.steps, { delivered_at: started_at, zone, state });
-      enrollments.push({ agent_id: m.agent_id, lead_id: lead.lead_id, cadence, started_at, due });
+      enrollments.push(enrollment(m.agent_id, lead, agent.timezone, cadence, now));
       continue;
     }
     const scheduled_at = typeof m.payload.scheduled_at === 'string' ? m.payload.scheduled_at : null;

@@ -9,6 +9,7 @@ export async function queueStats(db: Queryable) {
     pending: number;
     dead: number;
     texts_due: number;
+    steps_due: number;
     meta_pending: number;
     meta_reconnect: number;
     stale_registry: number;
@@ -19,6 +20,8 @@ export async function queueStats(db: Queryable) {
             (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'dead') AS dead,
             (SELECT count(*)::int FROM sms_messages
               WHERE status IN ('scheduled', 'sending') AND send_at <= now()) AS texts_due,
+            (SELECT count(*)::int FROM cadence_runs
+              WHERE status IN ('active', 'stepping') AND due_at <= now()) AS steps_due,
             (SELECT count(*)::int FROM meta_leads WHERE status IN ('pending', 'fetching')) AS meta_pending,
             (SELECT count(*)::int FROM sources WHERE meta_reconnect_since IS NOT NULL) AS meta_reconnect,
             (SELECT count(*)::int FROM (
@@ -34,6 +37,7 @@ export async function queueStats(db: Queryable) {
     webhooksPending: r?.pending ?? 0,
     deadLetters: r?.dead ?? 0,
     textsDue: r?.texts_due ?? 0,
+    cadenceStepsDue: r?.steps_due ?? 0,
     metaLeadsPending: r?.meta_pending ?? 0,
     metaReconnectNeeded: r?.meta_reconnect ?? 0,
     staleRegistryLists: r?.stale_registry ?? 0,

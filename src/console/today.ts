@@ -91,7 +91,7 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
       db.query<{ any: boolean }>('SELECT EXISTS (SELECT FROM leads WHERE agent_id = $1) AS any', [
         agent.agent_id,
       ]),
-      // Cadence steps still to do by the end of the agent's day, overdue ones too.
+      // Plans whose next cadence step falls due by the end of the agent's day, overdue ones too.
       countStepsDue(db, agent.agent_id, new Date(0), endOfDay),
     ]);
   const due = (at: string) => Date.parse(at) <= now.getTime();

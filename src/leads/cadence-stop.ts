@@ -1,4 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/index.ts';
+
+/**
+ * The message id of the call task or text a lead's step `n` makes: the same for every worker that
+ * does the step, so the task or text is made once (dial_tasks and sms_messages are unique by it).
+ */
+export function stepMessageId(leadId: string, n: number): string {
+  const hex = createHash('md5').update(`${leadId}:${n}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** stepMessageId as an SQL expression of a lead id and a step number. */
+export const stepMessageIdSql = (lead: string, n: string): string =>
+  `md5(${lead}::text || ':' || ${n})::uuid`;
 
 /** Why a lead's cadence stopped (docs/cadences.md, "Stopping"). */
 export const CADENCE_STOP_REASONS = [
@@ -14,25 +28,21 @@ export type CadenceStopReason = (typeof CADENCE_STOP_REASONS)[number];
 
 /**
  * Stops the active cadences of the leads `targets` names (SQL yielding `agent_id, lead_id`, of
- * parameters from $3 on), in one statement: the plan `stopped` with the reason ($1) at $2 and its
- * steps not yet done `canceled`; the texts its steps made that still wait in the queue are
- * suppressed, a plan's last ones too when all its steps were done. Returns the leads stopped.
+ * parameters from $3 on), in one statement: the plan `stopped` with the reason ($1) at $2 (its
+ * steps not yet done are canceled with it), and the texts its steps made that still wait in the
+ * queue suppressed — a plan's last ones too when it had completed. Returns the leads stopped.
  */
 const stopSql = (targets: string) => `WITH t AS MATERIALIZED (${targets}),
 stopped AS (
-  UPDATE cadence_runs r SET status = 'stopped', stopped_reason = $1, ended_at = $2
+  UPDATE cadence_runs r SET status = 'stopped', stopped_reason = $1, ended_at = $2, lease_until = NULL
     FROM t
-   WHERE r.agent_id = t.agent_id AND r.lead_id = t.lead_id AND r.status = 'active'
+   WHERE r.agent_id = t.agent_id AND r.lead_id = t.lead_id AND r.status IN ('active', 'stepping')
   RETURNING r.agent_id, r.lead_id),
-canceled AS (
-  UPDATE cadence_steps s SET status = 'canceled', reason = $1, lease_until = NULL
-    FROM stopped
-   WHERE s.agent_id = stopped.agent_id AND s.lead_id = stopped.lead_id AND s.status IN ('pending', 'doing')
-  RETURNING 1),
 waiting AS (
   UPDATE sms_messages m SET status = 'suppressed', error = 'cadence stopped: ' || $1, lease_until = NULL
-    FROM t JOIN cadence_steps s ON s.agent_id = t.agent_id AND s.lead_id = t.lead_id
-   WHERE s.action = 'text' AND s.status = 'done' AND m.agent_id = s.agent_id AND m.message_id = s.step_id
+    FROM t JOIN cadence_runs r ON r.agent_id = t.agent_id AND r.lead_id = t.lead_id
+   CROSS JOIN generate_series(0, r.next_step - 1) AS k
+   WHERE m.agent_id = r.agent_id AND m.message_id = ${stepMessageIdSql('r.lead_id', 'k')}
      AND m.status = 'scheduled'
   RETURNING 1)
 SELECT agent_id, lead_id FROM stopped`;

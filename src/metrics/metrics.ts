@@ -10,6 +10,8 @@ export interface QueueStats {
   deadLetters: number;
   /** Texts whose time has come and that are not sent yet (those being sent included). */
   textsDue: number;
+  /** Leads whose next cadence step's time has come and that is not done yet. */
+  cadenceStepsDue: number;
   /** Meta leads waiting to be fetched (or being fetched). */
   metaLeadsPending: number;
   /** Sources whose page access token the Graph API refused (error 190): the agent must reconnect Meta. */
@@ -67,6 +69,11 @@ export function createMetrics(queue?: () => Promise<QueueStats>): Metrics {
       'leadgate_texts_due',
       'Texts whose time has come and that are not sent yet (those being sent included)',
       (s) => s.textsDue,
+    );
+    gauge(
+      'leadgate_cadence_steps_due',
+      'Cadence steps whose time has come and that are not done yet, one at most per lead',
+      (s) => s.cadenceStepsDue,
     );
     gauge(
       'leadgate_meta_leads_pending',

@@ -31,7 +31,7 @@ export interface TodayData {
   registry: { loaded_at: string; stale: boolean } | null;
   /** Leads that look returnable (a bad number, a repeat contact), the closest deadline first. */
   returns: ReturnCandidate[];
-  /** Cadence steps still to do, due by the end of the agent's day (overdue ones too). */
+  /** Plans whose next cadence step falls due by the end of the agent's day (overdue ones too). */
   cadenceSteps: number;
   samples: number;
   reviewDays: number;
