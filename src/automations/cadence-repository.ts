@@ -116,26 +116,30 @@ export interface NewLeadCadence {
   steps: CadenceStep[];
 }
 
-/** The cadence each of these new leads follows (`chosenCadenceSql`) with its steps, by lead id. */
+/**
+ * The cadence each of these new leads follows (`chosenCadenceSql`) with its steps, by lead id: asked
+ * once per agent and source, which a round's leads share.
+ */
 export async function cadencesOfNewLeads(
   db: Queryable,
   leads: ReadonlyArray<{ agent_id: string; lead_id: string; source_id: string }>,
 ): Promise<Map<string, NewLeadCadence>> {
   if (leads.length === 0) return new Map();
-  const { rows } = await db.query<{ lead_id: string; cadence: ChosenCadence | null }>(
-    `SELECT n.lead_id, ${chosenCadenceSql('n.agent_id', 'n.source_id')} AS cadence
-       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS n (agent_id, lead_id, source_id)`,
-    [leads.map((l) => l.agent_id), leads.map((l) => l.lead_id), leads.map((l) => l.source_id)],
+  const pairOf = (l: { agent_id: string; source_id: string }) => `${l.agent_id} ${l.source_id}`;
+  const pairs = [...new Map(leads.map((l) => [pairOf(l), l])).values()];
+  const { rows } = await db.query<{ agent_id: string; source_id: string; cadence: ChosenCadence | null }>(
+    `SELECT n.agent_id, n.source_id, ${chosenCadenceSql('n.agent_id', 'n.source_id')} AS cadence
+       FROM unnest($1::uuid[], $2::uuid[]) AS n (agent_id, source_id)`,
+    [pairs.map((l) => l.agent_id), pairs.map((l) => l.source_id)],
   );
-  const chosen = rows.flatMap((r) => (r.cadence ? [{ lead_id: r.lead_id, cadence: r.cadence }] : []));
-  const stepsOf = await versionSteps(
-    db,
-    chosen.map((c) => c.cadence),
-  );
+  const chosen = new Map(rows.flatMap((r) => (r.cadence ? [[pairOf(r), r.cadence] as const] : [])));
+  if (chosen.size === 0) return new Map();
+  const stepsOf = await versionSteps(db, [...chosen.values()]);
   return new Map(
-    chosen.flatMap(({ lead_id, cadence }) => {
-      const steps = stepsOf(cadence);
-      return steps ? [[lead_id, { cadence, steps }] as const] : [];
+    leads.flatMap((l) => {
+      const cadence = chosen.get(pairOf(l));
+      const steps = cadence && stepsOf(cadence);
+      return cadence && steps ? [[l.lead_id, { cadence, steps }] as const] : [];
     }),
   );
 }
