@@ -256,6 +256,20 @@ describe('cadences: a new lead follows its plan', () => {
     expect(steps[1]).toMatchObject({ action: 'text', status: 'skipped', reason: 'no SMS consent' });
   });
 
+  it('When a Los Angeles lead comes in the night the clocks spring forward, then its steps fall due at 8 a.m. daylight time there', async () => {
+    const a = await agentWithCadence([
+      { after_minutes: 0, action: 'call' },
+      { after_minutes: 1440, action: 'call' },
+    ]);
+    const lead = await newLead(a.token, { state: 'CA', zipcode: '90012', phone: '2135550142' });
+    // 01:30 in Los Angeles, half an hour before 2:00 PST becomes 3:00 PDT.
+    await dispatcherAt('2027-03-14T09:30:00.000Z').runOnce();
+    expect((await planOf(lead.lead_id)).steps.map((s: { due_at: string }) => s.due_at)).toEqual([
+      '2027-03-14T15:00:00.000Z',
+      '2027-03-15T15:00:00.000Z',
+    ]);
+  });
+
   it('When the number is on the agent’s do-not-call list as the steps fall due, then each is skipped with the reason and no task or text is made', async () => {
     const a = await agentWithCadence([
       { after_minutes: 60, action: 'call' },
