@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cadenceKind, runJobs } from '../src/automations/cadence-steps.ts';
 import { adminInject, createTestApp, seedSource, type TestApp } from './support/app.ts';
 import { testDispatcher } from './support/automations.ts';
-import { deliver } from './support/deliver.ts';
+import { deliver, GATEWAY } from './support/deliver.ts';
+import { bookingFixtureText } from './fixtures/booking/load.ts';
 
 /** Cadences (docs/cadences.md): a plan of calls and texts over days, each inside the law, stopped by a reply. */
 
@@ -452,6 +453,28 @@ describe('cadences: what stops a plan', () => {
       phone: lead.phone,
       scheduled_at: '2027-01-21T16:00:00Z',
     });
+    await dispatcherAt(at(MONDAY, 1)).runOnce();
+    expect(await planOf(lead.lead_id)).toMatchObject({ status: 'stopped', stopped_reason: 'appointment' });
+  });
+
+  it('When the prospect books through the scheduler the source takes events from, then the plan stops with appointment', async () => {
+    const a = await agentWithCadence();
+    // The scheduler's invitee (test/fixtures/booking/invitee-created.json) as the vendor sent her first.
+    const lead = await newLead(a.token, {
+      name: 'Maria Gonzalez',
+      email: 'maria.gonzalez@example.com',
+      phone: '3125550148',
+    });
+    await dispatcherAt(MONDAY).runOnce();
+    expect((await planOf(lead.lead_id)).status).toBe('active');
+    const booked = await t.app.inject({
+      method: 'POST',
+      url: `${GATEWAY}/v/${a.token}`,
+      headers: { 'content-type': 'application/json' },
+      payload: bookingFixtureText('invitee-created'),
+    });
+    expect(booked.statusCode, booked.body).toBe(200);
+    expect(booked.json().lead_id).toBe(lead.lead_id);
     await dispatcherAt(at(MONDAY, 1)).runOnce();
     expect(await planOf(lead.lead_id)).toMatchObject({ status: 'stopped', stopped_reason: 'appointment' });
   });
