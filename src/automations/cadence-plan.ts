@@ -17,6 +17,9 @@ export const CADENCE_PLACEHOLDERS = ['first_name', 'agent_name'] as const;
 /** The most steps a cadence has. */
 export const CADENCE_MAX_STEPS = 30;
 
+/** The most minutes after its delivery a step may fall due: 60 days. */
+export const CADENCE_MAX_DELAY_MINUTES = 86_400;
+
 /**
  * What is wrong with a cadence's steps beyond their schema, naming the step (`steps[2].body …`),
  * or null. The schema holds the types, the count and the delays' range. Pure.

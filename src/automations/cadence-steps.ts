@@ -15,7 +15,8 @@ import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { leadZone } from './lead-zone.ts';
 import { screenContact } from './screen-contact.ts';
 import { renderText } from './sms-template.ts';
-import { scheduleTexts, type NewText } from './sms-repository.ts';
+import { TEXT_WINDOW_MS } from './follow-up.ts';
+import { scheduleTexts, textsToNumberSql, type NewText } from './sms-repository.ts';
 import type { ContactDecision } from '../screening/decide.ts';
 
 /** A lead's plan a worker claimed, its next step due: what it needs of the plan, its version and its agent. */
@@ -101,8 +102,6 @@ type StepOutcome =
   | { kind: 'moved'; due: Date; reason: string }
   | { kind: 'stop'; reason: CadenceStopReason };
 
-const DAY_MS = 86_400_000;
-
 /**
  * A due step, decided without I/O: a call puts a task in the dial queue; a text is written to the
  * texts' queue with its placeholders filled, to go out at once (the sender screens it again just
@@ -132,7 +131,7 @@ export function decideStep(
   const rule = contactRule(state);
   const zone = leadZone(lead, step.agent_timezone);
   if (rule.maxPer24h !== null && recent.n >= rule.maxPer24h && recent.oldest) {
-    const due = nextAllowedInstant(new Date(recent.oldest.getTime() + DAY_MS), zone, rule);
+    const due = nextAllowedInstant(new Date(recent.oldest.getTime() + TEXT_WINDOW_MS), zone, rule);
     return { kind: 'moved', due, reason: `${state ?? ''} allows ${rule.maxPer24h} texts in 24 hours`.trim() };
   }
   const allowed = nextAllowedInstant(now, zone, rule);
@@ -329,13 +328,11 @@ async function recentTexts(
     `SELECT q.agent_id, q.phone, t.n, t.oldest
        FROM (SELECT DISTINCT * FROM unnest($1::uuid[], $2::text[])) AS q (agent_id, phone)
        CROSS JOIN LATERAL (
-         SELECT count(*)::int AS n, min(m.created_at) AS oldest FROM sms_messages m
-          WHERE m.agent_id = q.agent_id AND m.to_phone = q.phone AND m.created_at > $3
-            AND m.status IN ('scheduled', 'sending', 'sent')) AS t`,
+         SELECT count(*)::int AS n, min(m.created_at) AS oldest ${textsToNumberSql('q.agent_id', 'q.phone', '$3')}) AS t`,
     [
       numbers.map((n) => n.agent_id),
       numbers.map((n) => n.phone),
-      new Date(now.getTime() - DAY_MS).toISOString(),
+      new Date(now.getTime() - TEXT_WINDOW_MS).toISOString(),
     ],
   );
   return new Map(

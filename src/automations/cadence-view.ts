@@ -141,17 +141,12 @@ export async function readLeadCadence(
   };
 }
 
-/** How many of the agent's plans have their next step due from `from` until `until`. */
-export async function countStepsDue(
-  db: Queryable,
-  agentId: string,
-  from: Date,
-  until: Date,
-): Promise<number> {
+/** How many of the agent's plans have their next step due before `until`, overdue ones too. */
+export async function countStepsDue(db: Queryable, agentId: string, until: Date): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM cadence_runs
-      WHERE agent_id = $1 AND status IN ('active', 'stepping') AND due_at >= $2 AND due_at < $3`,
-    [agentId, from.toISOString(), until.toISOString()],
+      WHERE agent_id = $1 AND status IN ('active', 'stepping') AND due_at < $2`,
+    [agentId, until.toISOString()],
   );
   return rows[0]?.n ?? 0;
 }

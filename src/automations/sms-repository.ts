@@ -63,9 +63,13 @@ export function agentPhoneKey(agentId: string, phone: string): string {
  * expression of three others: an index range (agent, number, time) per number.
  */
 export const textsCountSql = (agent: string, phone: string, since: string): string =>
-  `(SELECT count(*)::int FROM sms_messages m
+  `(SELECT count(*)::int ${textsToNumberSql(agent, phone, since)})`;
+
+/** The texts the agent sent a number since a moment, as the FROM and WHERE of a query (`m`). */
+export const textsToNumberSql = (agent: string, phone: string, since: string): string =>
+  `FROM sms_messages m
      WHERE m.agent_id = ${agent} AND m.to_phone = ${phone} AND m.created_at >= ${since}
-       AND m.status IN ('scheduled', 'sending', 'sent'))`;
+       AND m.status IN ('scheduled', 'sending', 'sent')`;
 
 /**
  * Whether a number opted out of the agent's texts, as an SQL expression of two others: an opt-out

@@ -1,4 +1,5 @@
 import {
+  CADENCE_MAX_DELAY_MINUTES,
   CADENCE_MAX_STEPS,
   cadenceStepsProblem,
   orderedSteps,
@@ -10,9 +11,6 @@ import { LIMITS } from '../limits.ts';
 /** The units a step's delay is typed in, and their minutes. */
 export const DELAY_UNITS = { minutes: 1, hours: 60, days: 1_440 } as const;
 export type DelayUnit = keyof typeof DELAY_UNITS;
-
-/** The most minutes after its delivery a step may fall due (60 days), as the admin API's schema says. */
-export const MAX_DELAY_MINUTES = 86_400;
 
 /** One row of the steps' table as typed: text, so a refused form comes back as it was. */
 export interface StepRow {
@@ -63,12 +61,7 @@ export function postedRows(f: CadenceForm, extra = 0): StepRow[] {
  */
 export function rowsOf(steps: readonly CadenceStep[], blank = ROWS_ADDED): StepRow[] {
   const rows = steps.map((s) => {
-    const unit: DelayUnit =
-      s.after_minutes > 0 && s.after_minutes % 1_440 === 0
-        ? 'days'
-        : s.after_minutes > 0 && s.after_minutes % 60 === 0
-          ? 'hours'
-          : 'minutes';
+    const unit = largestUnit(s.after_minutes);
     return { after: String(s.after_minutes / DELAY_UNITS[unit]), unit, action: s.action, body: s.body ?? '' };
   });
   const total = Math.min(CADENCE_MAX_STEPS, Math.max(ROWS_SHOWN, rows.length + blank));
@@ -95,9 +88,9 @@ export function readSteps(rows: readonly StepRow[]): ReadSteps {
     if (factor === undefined) return refuse('the delay is in minutes, hours or days');
     const after = r.after.trim();
     const minutes = WHOLE.test(after) ? Number(after) * factor : NaN;
-    if (!(minutes <= MAX_DELAY_MINUTES))
+    if (!(minutes <= CADENCE_MAX_DELAY_MINUTES))
       return refuse(
-        `the delay must be a whole number, at most 60 days (${MAX_DELAY_MINUTES.toLocaleString('en-US')} minutes)`,
+        `the delay must be a whole number, at most 60 days (${CADENCE_MAX_DELAY_MINUTES.toLocaleString('en-US')} minutes)`,
       );
     if (!STORABLE.test(r.body)) return refuse('the text holds a character that cannot be stored');
     if (r.body.length > LIMITS.smsTemplateMaxLength)
@@ -127,14 +120,16 @@ export function readSteps(rows: readonly StepRow[]): ReadSteps {
   return { ok: true, steps: orderedSteps(steps) };
 }
 
+/** The largest unit that holds a delay whole (minutes for none). */
+function largestUnit(minutes: number): DelayUnit {
+  if (minutes > 0 && minutes % DELAY_UNITS.days === 0) return 'days';
+  return minutes > 0 && minutes % DELAY_UNITS.hours === 0 ? 'hours' : 'minutes';
+}
+
 /** A step's delay as a person says it: "at once", "after 2 hours", "after 3 days". Pure. */
 export function delayText(minutes: number): string {
   if (minutes === 0) return 'at once';
-  const [n, unit] =
-    minutes % 1_440 === 0
-      ? [minutes / 1_440, 'day']
-      : minutes % 60 === 0
-        ? [minutes / 60, 'hour']
-        : [minutes, 'minute'];
-  return `after ${n} ${unit}${n === 1 ? '' : 's'}`;
+  const unit = largestUnit(minutes);
+  const n = minutes / DELAY_UNITS[unit];
+  return `after ${n} ${n === 1 ? unit.slice(0, -1) : unit}`;
 }

@@ -92,7 +92,7 @@ export async function loadToday(db: Queryable, agent: { agent_id: string; timezo
         agent.agent_id,
       ]),
       // Plans whose next cadence step falls due by the end of the agent's day, overdue ones too.
-      countStepsDue(db, agent.agent_id, new Date(0), endOfDay),
+      countStepsDue(db, agent.agent_id, endOfDay),
     ]);
   const due = (at: string) => Date.parse(at) <= now.getTime();
   return {

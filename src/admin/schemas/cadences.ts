@@ -1,18 +1,20 @@
 import { Type } from 'typebox';
-import { CADENCE_ACTIONS, CADENCE_MAX_STEPS, CADENCE_PLACEHOLDERS } from '../../automations/cadence-plan.ts';
+import {
+  CADENCE_ACTIONS,
+  CADENCE_MAX_DELAY_MINUTES,
+  CADENCE_MAX_STEPS,
+  CADENCE_PLACEHOLDERS,
+} from '../../automations/cadence-plan.ts';
 import { CADENCE_STOP_REASONS } from '../../leads/cadence-stop.ts';
 import { LIMITS } from '../../limits.ts';
 import { AgentParams } from './agents.ts';
 import { Enum, ListOf, Nullable, Text, Timestamp, Uuid, UuidParam } from './common.ts';
 
-/** The most minutes after its delivery a step may fall due: 60 days. */
-const MAX_DELAY_MINUTES = 86_400;
-
 const Step = Type.Object(
   {
     after_minutes: Type.Integer({
       minimum: 0,
-      maximum: MAX_DELAY_MINUTES,
+      maximum: CADENCE_MAX_DELAY_MINUTES,
       description:
         'Minutes after the lead’s delivery; the step then falls due at the next minute of the prospect’s calling hours.',
     }),
