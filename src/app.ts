@@ -4,6 +4,7 @@ import type { AdminDeps } from './admin/deps.ts';
 import { registerAdminRoutes } from './admin/routes.ts';
 import { Lead } from './admin/schemas/leads.ts';
 import { registerSmsWebhooks } from './conversations/routes.ts';
+import { registerCalendarRoutes } from './calendar/routes.ts';
 import { queueStats } from './automations/queue-stats.ts';
 import { LIMITS } from './limits.ts';
 import { type AutomationConfig } from './config.ts';
@@ -84,6 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => registerConsole(scope, { ...deps, sessionSecret: secret }), {
     prefix: '/console',
   });
+  await app.register(async (scope) =>
+    registerCalendarRoutes(scope, { db: deps.db, publicBaseUrl: deps.publicBaseUrl }),
+  );
   const sms = deps.sms ?? { provider: 'recorder' as const };
   await app.register(async (scope) =>
     registerSmsWebhooks(scope, { db: deps.db, sms, publicBaseUrl: deps.publicBaseUrl }),

@@ -234,6 +234,47 @@ describe.skipIf(!browserAvailable)('the agent console in Chromium', () => {
     await shot('agenda');
   });
 
+  it('When the agent makes a calendar URL on the agenda, then it is shown once to copy, calendar apps read it, and a new one (asked first) retires it', async () => {
+    await page.goto(`${base}/console/agenda?view=week&date=2027-03-14`);
+    await page.click('button:has-text("Make my calendar URL")');
+    await page.waitForSelector('#calendar-feed-url');
+    const url = await page.inputValue('#calendar-feed-url');
+    expect(url).toMatch(/\/v1\/calendar\/[\w-]{43}\.ics$/);
+    await page.click('button[data-copy="calendar-feed-url"]');
+    await page.waitForSelector('button[data-copy="calendar-feed-url"]:has-text("Copied")');
+    const feed = await fetch(`${base}${new URL(url).pathname}`);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(await feed.text()).toContain('SUMMARY:Before Change · Appointment');
+    await page.click('summary:has-text("How to subscribe")');
+    const help = ((await page.textContent('.subscribe-help')) ?? '').replace(/\s+/g, ' ');
+    expect(help).toContain('Google Calendar');
+    expect(help).toContain('every few hours');
+    expect(help).toContain('Add Subscribed Calendar');
+    expect(help).toContain('Subscribe from web');
+    await shot('agenda-calendar-feed');
+
+    await page.goto(`${base}/console/agenda`);
+    expect(await page.textContent('.calendar-feed')).toContain('You have a calendar URL');
+    expect(await page.locator('#calendar-feed-url').count()).toBe(0); // shown once
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await page.click('button:has-text("New calendar URL")');
+    await page.waitForTimeout(300);
+    expect((await fetch(`${base}${new URL(url).pathname}`)).status).toBe(200); // dismissed: nothing changed
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
+    await page.click('button:has-text("New calendar URL")');
+    await page.waitForSelector('#calendar-feed-url');
+    const second = await page.inputValue('#calendar-feed-url');
+    expect(second).not.toBe(url);
+    expect(asked).toEqual([expect.stringContaining('stops at once')]);
+    expect((await fetch(`${base}${new URL(url).pathname}`)).status).toBe(404);
+    expect((await fetch(`${base}${new URL(second).pathname}`)).status).toBe(200);
+  });
+
   it('When Today is opened with leads waiting, then it lists them with a live age, the calls, today’s appointments and what waits elsewhere', async () => {
     // 3 p.m. today where the agent is (past or not: Today shows the whole day).
     const soon = DateTime.now()

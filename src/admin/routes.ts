@@ -7,6 +7,7 @@ import { registerAgencyRoutes } from './agency-routes.ts';
 import { registerAgentRoutes } from './agent-routes.ts';
 import { registerAutomationRoutes } from './automation-routes.ts';
 import { registerCadenceRoutes } from './cadence-routes.ts';
+import { registerCalendarFeedRoutes } from './calendar-feed-routes.ts';
 import { registerConversationRoutes } from './conversation-routes.ts';
 import { registerEconomicsRoutes } from './economics-routes.ts';
 import { installAdminAuth } from './auth.ts';
@@ -41,6 +42,7 @@ export async function registerAdminRoutes(scope: FastifyInstance, deps: AdminDep
   registerEconomicsRoutes(app, deps);
   registerConversationRoutes(app, deps);
   registerCadenceRoutes(app, deps);
+  registerCalendarFeedRoutes(app, deps);
 
   // An empty agent segment (`/agents//sources`) names no agent: say so instead of a bare 404.
   const missingAgent = async () => {

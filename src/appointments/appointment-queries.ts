@@ -4,7 +4,7 @@ import type { NewAppointment } from './appointment-repository.ts';
 /** Read side of appointments for the admin API: a lead's appointments and an agent's agenda. */
 
 /** An appointment as the admin API shows it: everything stored but the agent it belongs to. */
-export type AppointmentView = Omit<NewAppointment, 'agent_id'>;
+export type AppointmentView = Omit<NewAppointment, 'agent_id' | 'ends_at'>;
 
 /** A lead's appointments in time order, whatever their status. */
 export async function listLeadAppointments(

@@ -14,6 +14,8 @@ export interface NewAppointment extends ResolvedAppointment {
   cancel_url: string | null;
   reschedule_url: string | null;
   external_id: string | null;
+  /** UTC ISO-8601 instant the booking says the meeting ends, or null: the agent's appointment length. */
+  ends_at: string | null;
 }
 
 /** An appointment's row: a NewAppointment's values, by column. */
@@ -32,6 +34,7 @@ export const APPOINTMENT_ROW: RowShape = {
     { name: 'cancel_url', type: 'text' },
     { name: 'reschedule_url', type: 'text' },
     { name: 'external_id', type: 'text' },
+    { name: 'ends_at', type: 'timestamptz' },
   ],
 };
 
@@ -78,10 +81,37 @@ export async function setAppointmentStatus(
   await run(tx, SET_STATUS, { agent_id: agentId, appointment_id: appointmentId, status });
 }
 
+// A new sequence tells subscribed calendars the event changed (docs/calendar.md).
 const SET_STATUS = sql<'agent_id' | 'appointment_id' | 'status'>(
-  (p) => `UPDATE appointments SET status = ${p('status', 'text')}, updated_at = now()
+  (p) => `UPDATE appointments SET status = ${p('status', 'text')}, sequence = sequence + 1, updated_at = now()
            WHERE agent_id = ${p('agent_id', 'uuid')} AND appointment_id = ${p('appointment_id', 'uuid')}`,
 );
+
+const CONTINUE_SERIES = sql<'agent_id' | 'appointment_id' | 'replaced_id'>(
+  (
+    p,
+  ) => `UPDATE appointments a SET series_id = coalesce(o.series_id, o.appointment_id), sequence = o.sequence + 1
+            FROM appointments o
+           WHERE a.agent_id = ${p('agent_id', 'uuid')} AND a.appointment_id = ${p('appointment_id', 'uuid')}
+             AND o.agent_id = a.agent_id AND o.appointment_id = ${p('replaced_id', 'uuid')}`,
+);
+
+/**
+ * Makes a rescheduled meeting's new appointment the same calendar event as the one it replaced:
+ * its series, and a sequence above the old one's (sent after the old one's status change).
+ */
+export async function continueSeries(
+  tx: Queryable,
+  agentId: string,
+  appointmentId: string,
+  replacedId: string,
+): Promise<void> {
+  await run(tx, CONTINUE_SERIES, {
+    agent_id: agentId,
+    appointment_id: appointmentId,
+    replaced_id: replacedId,
+  });
+}
 
 export interface NamedAppointment extends AppointmentRef {
   lead_id: string;

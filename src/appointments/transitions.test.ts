@@ -71,6 +71,7 @@ describe('planAgenda: one event, every state of the appointment it names', () =>
     });
     expect(plan.changes.map(describeChange)).toEqual(['update old booked→rescheduled', 'insert new booked']);
     expect(plan).toMatchObject({ subject: { appointment_id: 'new', status: 'booked' }, otherBooked: false });
+    expect(plan.changes[1]).toMatchObject({ op: 'insert', continues: 'old' });
   });
 
   it('When the same time is sent again (in any spelling of the instant), then the booking is kept, not rescheduled', () => {
@@ -109,18 +110,27 @@ describe('planAgenda: one event, every state of the appointment it names', () =>
 describe('planAgenda: a scheduler booking that names the invitee it replaces (old_invitee)', () => {
   const fresh = { appointment_id: 'new', scheduled_at: TIMES_NEW, external_id: 'b' };
   const old = (status: AppointmentStatus) => ({ appointment_id: 'O', status });
-  it.each<[AppointmentStatus, string[]]>([
-    ['booked', ['update O booked→rescheduled', 'insert new booked']],
-    ['no_show', ['update O no_show→rescheduled', 'insert new booked']],
-    ['rescheduled', ['insert new booked']],
-    ['canceled', ['insert new booked']],
-  ])('When the replaced appointment is %s, then the plan is as the table says', (status, changes) => {
-    const booked = status === 'booked' ? [{ appointment_id: 'O', scheduled_at: AT, external_id: 'a' }] : [];
-    const plan = planAgenda(BOOK, { named: null, booked, incoming: fresh, replaced: old(status) });
-    expect(plan.changes.map(describeChange)).toEqual(changes);
-    expect(plan.subject).toEqual({ appointment_id: 'new', status: 'booked' });
-    expect(plan.otherBooked).toBe(false);
-  });
+  it.each<[AppointmentStatus, string[], string | undefined]>([
+    ['booked', ['update O booked→rescheduled', 'insert new booked'], 'O'],
+    ['no_show', ['update O no_show→rescheduled', 'insert new booked'], 'O'],
+    ['rescheduled', ['insert new booked'], 'O'],
+    ['canceled', ['insert new booked'], undefined],
+  ])(
+    'When the replaced appointment is %s, then the plan is as the table says',
+    (status, changes, continues) => {
+      const booked = status === 'booked' ? [{ appointment_id: 'O', scheduled_at: AT, external_id: 'a' }] : [];
+      const plan = planAgenda(BOOK, { named: null, booked, incoming: fresh, replaced: old(status) });
+      expect(plan.changes.map(describeChange)).toEqual(changes);
+      // The calendar event (docs/calendar.md) moves with a rescheduled meeting, not with a canceled one.
+      expect(plan.changes.find((c) => c.op === 'insert')).toEqual(
+        continues
+          ? { op: 'insert', appointment_id: 'new', status: 'booked', continues }
+          : { op: 'insert', appointment_id: 'new', status: 'booked' },
+      );
+      expect(plan.subject).toEqual({ appointment_id: 'new', status: 'booked' });
+      expect(plan.otherBooked).toBe(false);
+    },
+  );
 
   it('When the new booking is a retry (already recorded), then the replaced one is left alone', () => {
     const plan = planAgenda(BOOK, {

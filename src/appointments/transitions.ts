@@ -42,7 +42,8 @@ export interface AgendaState {
 }
 
 export type AgendaChange =
-  | { op: 'insert'; appointment_id: string; status: AppointmentStatus }
+  /** `continues`: the appointment a reschedule replaced, whose calendar event this one carries on. */
+  | { op: 'insert'; appointment_id: string; status: AppointmentStatus; continues?: string }
   | { op: 'update'; appointment_id: string; from: AppointmentStatus; to: AppointmentStatus };
 
 export interface AgendaPlan {
@@ -86,7 +87,11 @@ function decide(event: AgendaEvent, state: AgendaState, changes: AgendaChange[])
         !changes.some((c) => c.appointment_id === replaced.appointment_id)
       )
         changes.push(update(replaced.appointment_id, replaced.status, 'rescheduled'));
-      return insert(changes, incoming.appointment_id, 'booked');
+      // The calendar's event moves with the meeting; one canceled outright stays canceled.
+      const moved =
+        changes.find((c) => c.op === 'update')?.appointment_id ??
+        (replaced?.status === 'rescheduled' ? replaced.appointment_id : undefined);
+      return insert(changes, incoming.appointment_id, 'booked', moved);
     }
     case 'cancel': {
       if (!named) return incoming ? insert(changes, incoming.appointment_id, event.as) : null;
@@ -129,8 +134,17 @@ function update(appointment_id: string, from: AppointmentStatus, to: Appointment
   return { op: 'update', appointment_id, from, to };
 }
 
-function insert(changes: AgendaChange[], appointment_id: string, status: AppointmentStatus): AppointmentRef {
-  changes.push({ op: 'insert', appointment_id, status });
+function insert(
+  changes: AgendaChange[],
+  appointment_id: string,
+  status: AppointmentStatus,
+  continues?: string,
+): AppointmentRef {
+  changes.push(
+    continues
+      ? { op: 'insert', appointment_id, status, continues }
+      : { op: 'insert', appointment_id, status },
+  );
   return { appointment_id, status };
 }
 

@@ -900,6 +900,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/admin/agents/{agent_id}/calendar-feed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Make a new secret calendar feed URL for the agent; the one before it stops at once */
+    post: operations['createCalendarFeed'];
+    /** Retire the agent’s calendar feed URL without a new one */
+    delete: operations['deleteCalendarFeed'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9326,6 +9344,154 @@ export interface operations {
         };
       };
       /** @description LEAD_NOT_FOUND: Lead not found; CADENCE_NOT_FOUND: Cadence not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVER_ERROR: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  createCalendarFeed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER. */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description The feed (RFC 5545) that calendar apps subscribe to; shown only now. Anyone with it reads the agent’s appointments.
+             * @example http://localhost:3000/v1/calendar/3q2-Xb7…Yw.ics
+             */
+            url: string;
+          };
+        };
+      };
+      /** @description MISSING_AGENT_IDENTIFIER: Missing agent identifier; INVALID_AGENT_IDENTIFIER: Invalid agent identifier */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description UNAUTHORIZED: Unauthorized */
+      401: {
+        headers: {
+          /** @description The bearer challenge. */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description AGENT_NOT_FOUND: Agent not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVER_ERROR: Internal server error */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description SERVICE_UNAVAILABLE: Service temporarily unavailable */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+    };
+  };
+  deleteCalendarFeed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The agent. Not a UUID: 400 INVALID_AGENT_IDENTIFIER. */
+        agent_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The feed URL answers 404 from now on */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description MISSING_AGENT_IDENTIFIER: Missing agent identifier; INVALID_AGENT_IDENTIFIER: Invalid agent identifier */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description UNAUTHORIZED: Unauthorized */
+      401: {
+        headers: {
+          /** @description The bearer challenge. */
+          'WWW-Authenticate'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorResponse'];
+        };
+      };
+      /** @description AGENT_NOT_FOUND: Agent not found; NOT_FOUND: Not found */
       404: {
         headers: {
           [name: string]: unknown;

@@ -100,7 +100,9 @@ export interface Found {
 }
 
 export type AgendaWrite =
-  { op: 'insert'; row: NewAppointment } | { op: 'update'; appointment_id: string; status: AppointmentStatus };
+  /** `continues`: the appointment a reschedule replaced (its calendar event goes on in this one). */
+  | { op: 'insert'; row: NewAppointment; continues?: string }
+  | { op: 'update'; appointment_id: string; status: AppointmentStatus };
 
 /** Every row a delivery writes, decided; `applyWrite` (or the one-statement path) writes them. */
 export interface WritePlan {

@@ -143,6 +143,7 @@ function agendaWrites(
     const setter = d.lead.fields.setter_dialer_name;
     return {
       op: 'insert',
+      ...(change.continues ? { continues: change.continues } : {}),
       row: {
         ...time,
         agent_id: source.agent_id,
@@ -154,9 +155,19 @@ function agendaWrites(
         cancel_url: text('cancel_url'),
         reschedule_url: text('reschedule_url'),
         external_id: d.externalId,
+        ends_at: endOf(time.scheduled_at, text('appointment_end_time')),
       },
     };
   });
+}
+
+/** The longest meeting a booking's end time may make: longer is taken for a mistake. */
+const LONGEST_MEETING_MS = 24 * 3_600_000;
+
+/** When the booking says the meeting ends, if that is after its start and within a day of it. */
+function endOf(start: string, end: string | null): string | null {
+  const [from, to] = [Date.parse(start), end === null ? NaN : Date.parse(end)];
+  return to > from && to - from <= LONGEST_MEETING_MS ? new Date(to).toISOString() : null;
 }
 
 function deliveredLead(

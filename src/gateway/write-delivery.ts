@@ -4,6 +4,7 @@ import {
   lockAppointmentByExternalId,
   lockBookedAppointments,
   setAppointmentStatus,
+  continueSeries,
 } from '../appointments/appointment-repository.ts';
 import { recordBookingEvent } from '../booking-events/booking-event-repository.ts';
 import { isConstraintViolation, isTransientDbError, type PgError } from '../db/database.ts';
@@ -204,6 +205,10 @@ function planWrites(tx: Queryable, source: AuthenticatedSource, plan: WritePlan)
         ? setAppointmentStatus(tx, source.agent_id, change.appointment_id, change.status)
         : insertAppointment(tx, change.row),
     );
+  }
+  for (const change of plan.agenda) {
+    if (change.op === 'insert' && change.continues)
+      writes.push(continueSeries(tx, source.agent_id, change.row.appointment_id, change.continues));
   }
   for (const entry of plan.history) writes.push(insertHistory(tx, entry));
   if (plan.purchase) writes.push(insertPurchase(tx, plan.purchase));

@@ -113,8 +113,8 @@ function newContactParams(
   const appointment = plan.agenda[0];
   if (lead?.op !== 'insert' || plan.agenda.length > 1)
     throw new Error('a new contact inserts one lead and at most one appointment');
-  if (appointment && appointment.op !== 'insert')
-    throw new Error('a new contact has no appointment to update');
+  if (appointment && (appointment.op !== 'insert' || appointment.continues))
+    throw new Error('a new contact has no appointment to update or continue');
   const params: unknown[] = new Array(ONE.names.length).fill(null);
   fillDelivery(params, SHARED, claim, d, plan, keys, fingerprint);
   fillRow(params, LEAD, LEAD_ROW, leadRow(plan.leadId, lead.row));

@@ -41,7 +41,7 @@ const TOKEN_LIKE = /[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]
 /**
  * A URL as it may be logged. Below the gateway's URL everything is hidden, not only a `/v/<TOKEN>`
  * path's token: a sender that leaves out `/v/` (`…/inbound-lead-gateway/<TOKEN>`), writes `/V/` or
- * encodes the slash still posts its token in the path. Elsewhere, but in the admin API's and the
+ * encodes the slash still posts its token in the path; so is a calendar feed's secret. Elsewhere, but in the admin API's and the
  * console's own paths (whose ids are records', not secrets), anything shaped like a token is
  * hidden; and the whole query string everywhere, since senders paste tokens into parameters too.
  */
@@ -52,6 +52,7 @@ export function redactUrl(url: string): string {
   let path = decodedPath(at < 0 ? url : url.slice(0, at));
   const gateway = /^(\/v1\/inbound-lead-gateway)(\/v)?\/(.*)$/i.exec(path);
   if (gateway) path = gateway[3] ? `${gateway[1]}${gateway[2] ?? ''}/[REDACTED]` : path;
+  else if (/^\/v1\/calendar\//i.test(path)) path = '/v1/calendar/[REDACTED]';
   else if (!/^\/(?:v1\/admin|console)(?:\/|$)/i.test(path)) path = path.replace(TOKEN_LIKE, '[REDACTED]');
   return at < 0 ? path : `${path}?[REDACTED]`;
 }

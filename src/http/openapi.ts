@@ -31,6 +31,7 @@ export async function registerOpenApi(app: FastifyInstance, shared: readonly obj
           description: 'What the agent and the operator call. `Authorization: Bearer <ADMIN_API_KEY>`.',
         },
         { name: 'Automations', description: 'What SMS providers call.' },
+        { name: 'Calendar', description: 'What calendar apps read: the agent’s feed, at its secret URL.' },
         { name: 'Operations', description: 'Health checks and metrics.' },
         { name: 'Meta', description: 'This document.' },
       ],

@@ -2,6 +2,7 @@ import type { DateTime } from 'luxon';
 import type { AgendaEntry } from '../../appointments/appointment-queries.ts';
 import { clock } from '../format.ts';
 import { html, type Html } from '../html.ts';
+import { calendarFeedSection, type CalendarFeedData } from './calendar-feed.ts';
 
 export interface AgendaData {
   view: 'day' | 'week';
@@ -11,6 +12,7 @@ export interface AgendaData {
   /** The first day shown and today, for the date links. */
   from: DateTime;
   today: DateTime;
+  feed: CalendarFeedData;
 }
 
 const STATUS_LABELS: Record<string, string> = {
@@ -47,7 +49,7 @@ function entry(a: AgendaEntry, zone: string): Html {
 }
 
 /** The agenda: day or week, each appointment in the agent's zone and the prospect's. */
-export function agendaPage({ view, days, zone, from, today }: AgendaData): Html {
+export function agendaPage({ view, days, zone, from, today, feed }: AgendaData): Html {
   const step = view === 'week' ? { weeks: 1 } : { days: 1 };
   const dateLink = (d: DateTime, v: string = view) => `/console/agenda?view=${v}&date=${d.toISODate() ?? ''}`;
   return html`<main>
@@ -73,5 +75,6 @@ export function agendaPage({ view, days, zone, from, today }: AgendaData): Html 
         }
       </section>`;
     })}
+    ${calendarFeedSection(feed)}
   </main>`;
 }
