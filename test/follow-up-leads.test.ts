@@ -73,7 +73,14 @@ function keysRead(
   return seen;
 }
 
-const agentOf = { name: 'Sam Agent', timezone: 'America/New_York', sms_template: null, sms_from: null };
+const agentOf = {
+  name: 'Sam Agent',
+  timezone: 'America/New_York',
+  sms_template: null,
+  sms_from: null,
+  reminder_day_before: true,
+  reminder_hour_before: true,
+};
 
 describe('what of a lead its follow-ups read', () => {
   it('holds, at each follow-up key, the value the full view holds, on every stored shape', async () => {

@@ -15,17 +15,33 @@ export interface AgentRow {
   sms_from: string | null;
   /** The cadence new leads of its sources without one follow (docs/cadences.md); null: none. */
   default_cadence_id: string | null;
+  /** The texts before each appointment (docs/reminders.md): which are on, and their words (null: the default). */
+  reminders: AgentReminders;
   created_at: string;
 }
 
-const COLUMNS = 'agent_id, name, timezone, email, sms_template, sms_from, default_cadence_id, created_at';
+export interface AgentReminders {
+  day_before: boolean;
+  hour_before: boolean;
+  template: string | null;
+}
+
+/** An agent's row as read, its reminder settings in their own columns. */
+type AgentColumns = Omit<AgentRow, 'reminders'> & {
+  reminder_day_before: boolean;
+  reminder_hour_before: boolean;
+  reminder_template: string | null;
+};
+
+const COLUMNS = `agent_id, name, timezone, email, sms_template, sms_from, default_cadence_id,
+  reminder_day_before, reminder_hour_before, reminder_template, created_at`;
 
 export async function createAgent(
   db: Queryable,
   input: { name: string; timezone?: string; email?: string },
 ): Promise<AgentRow> {
   const { rows } = await emailUnique(() =>
-    db.query<AgentRow>(
+    db.query<AgentColumns>(
       `INSERT INTO agents (agent_id, name, timezone, email) VALUES ($1, $2, COALESCE($3, 'America/New_York'), $4)
      RETURNING ${COLUMNS}`,
       [newId(), input.name, input.timezone ?? null, input.email ?? null],
@@ -35,7 +51,9 @@ export async function createAgent(
 }
 
 export async function getAgent(db: Queryable, agentId: string): Promise<AgentRow | null> {
-  const { rows } = await db.query<AgentRow>(`SELECT ${COLUMNS} FROM agents WHERE agent_id = $1`, [agentId]);
+  const { rows } = await db.query<AgentColumns>(`SELECT ${COLUMNS} FROM agents WHERE agent_id = $1`, [
+    agentId,
+  ]);
   return rows[0] ? toAgent(rows[0]) : null;
 }
 
@@ -47,7 +65,7 @@ export async function listAgents(
   db: Queryable,
   page: { limit: number; after: string | null; owner: string | null },
 ): Promise<{ agents: AgentRow[]; next: string | null }> {
-  const { rows } = await db.query<AgentRow>(
+  const { rows } = await db.query<AgentColumns>(
     `SELECT ${COLUMNS} FROM agents
       WHERE ($1::uuid IS NULL OR agent_id > $1::uuid) AND ($2::uuid IS NULL OR agent_id = $2::uuid)
       ORDER BY agent_id LIMIT $3`,
@@ -68,15 +86,20 @@ export async function updateAgent(
     email?: string | null;
     sms_from?: string | null;
     default_cadence_id?: string | null;
+    reminders?: Partial<AgentReminders>;
   },
 ): Promise<AgentRow | null> {
+  const reminders = patch.reminders ?? {};
   const { rows } = await emailUnique(() =>
-    db.query<AgentRow>(
+    db.query<AgentColumns>(
       `UPDATE agents SET name = COALESCE($2, name), timezone = COALESCE($3, timezone),
             sms_template = CASE WHEN $4::boolean THEN $5 ELSE sms_template END,
             email = CASE WHEN $6::boolean THEN $7 ELSE email END,
             sms_from = CASE WHEN $8::boolean THEN $9 ELSE sms_from END,
-            default_cadence_id = CASE WHEN $10::boolean THEN $11::uuid ELSE default_cadence_id END
+            default_cadence_id = CASE WHEN $10::boolean THEN $11::uuid ELSE default_cadence_id END,
+            reminder_day_before = COALESCE($12, reminder_day_before),
+            reminder_hour_before = COALESCE($13, reminder_hour_before),
+            reminder_template = CASE WHEN $14::boolean THEN $15 ELSE reminder_template END
       WHERE agent_id = $1 RETURNING ${COLUMNS}`,
       [
         agentId,
@@ -90,6 +113,10 @@ export async function updateAgent(
         patch.sms_from ?? null,
         patch.default_cadence_id !== undefined,
         patch.default_cadence_id ?? null,
+        reminders.day_before ?? null,
+        reminders.hour_before ?? null,
+        reminders.template !== undefined,
+        reminders.template ?? null,
       ],
     ),
   );
@@ -136,7 +163,16 @@ async function emailUnique<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-function toAgent(row: AgentRow | undefined): AgentRow {
+function toAgent(row: AgentColumns | undefined): AgentRow {
   if (!row) throw new Error('expected an agent row');
-  return { ...row, created_at: iso(row.created_at) };
+  const { reminder_day_before, reminder_hour_before, reminder_template, ...agent } = row;
+  return {
+    ...agent,
+    reminders: {
+      day_before: reminder_day_before,
+      hour_before: reminder_hour_before,
+      template: reminder_template,
+    },
+    created_at: iso(row.created_at),
+  };
 }

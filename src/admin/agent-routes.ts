@@ -4,7 +4,8 @@ import { appError } from '../errors.ts';
 import { normalizePhone } from '../ingest/normalize/phone.ts';
 import { LIMITS } from '../limits.ts';
 import { createAgentKey, listAgentKeys, revokeAgentKey } from './agent-keys.ts';
-import { createAgent, listAgents, setAgentPassword, updateAgent } from './agent-repository.ts';
+import { changeAgent, reminderPatch } from './agent-reminders.ts';
+import { createAgent, listAgents, setAgentPassword } from './agent-repository.ts';
 import { ownerOf, requireOperator } from './auth.ts';
 import { agentOf, loadAgent } from './lookups.ts';
 import { hashPassword } from './passwords.ts';
@@ -96,7 +97,7 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
     {
       preValidation: withAgent,
       schema: {
-        ...operation('updateAgent', 'Rename an agent, change its time zone, login or first text'),
+        ...operation('updateAgent', 'Rename an agent, change its time zone, login, first text or reminders'),
         params: AgentParams,
         body: UpdateAgentBody,
         response: answers({ 200: Agent }, [
@@ -111,7 +112,7 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
     },
     async (request) => {
       const agent = agentOf(request);
-      const { name, timezone, email, sms_template, sms_from, default_cadence_id } = request.body;
+      const { name, timezone, email, sms_template, sms_from, default_cadence_id, reminders } = request.body;
       // A login is the operator's to give, as a password is: with an agent key, a new email would
       // answer whether another agent has it, and would let a leaked key take over the console login.
       if (ownerOf(request) !== null && email !== undefined && !sameEmail(email, agent.email))
@@ -128,9 +129,10 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
         ...(default_cadence_id !== undefined
           ? { default_cadence_id: default_cadence_id?.toLowerCase() ?? null }
           : {}),
+        ...(reminders !== undefined ? { reminders: reminderPatch(reminders) } : {}),
       };
       if (Object.keys(patch).length === 0) return agent;
-      const updated = await updateAgent(deps.db, agent.agent_id, patch);
+      const updated = await changeAgent(deps.db, agent, patch);
       if (!updated) throw appError('AGENT_NOT_FOUND');
       return updated;
     },

@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import { cadenceKind, type StepRound } from './cadence-steps.ts';
 import { reassignUnclaimed } from './claim-timer.ts';
 import { fanOut } from './fan-out.ts';
+import { reminderKind, type ReminderRound } from './reminder-steps.ts';
 import { textKind, type TextRound } from './send-texts.ts';
 import { webhookKind, type WebhookRound } from './send-webhooks.ts';
 import { createSmsProvider, type SmsProvider } from './sms-providers.ts';
@@ -21,6 +22,8 @@ export interface DispatchRound extends WebhookRound {
   consent: ConsentRound;
   /** Cadence steps that fell due: call tasks and texts made, skipped, moved later, plans stopped. */
   cadences: StepRound;
+  /** Appointment reminders that fell due: texts made, skipped, moved later. */
+  reminders: ReminderRound;
 }
 
 interface Log {
@@ -32,9 +35,9 @@ export interface Dispatcher {
   /** One round: hand new outbox messages on, move unclaimed leads on, send due webhooks, send due texts. */
   runOnce(): Promise<DispatchRound>;
   /**
-   * Rounds until stopped, in five loops (hand on and the claim timer; cadence steps; send webhooks;
-   * send texts; verify consent evidence), each at once after a full round and every LIMITS.dispatcherPollMs
-   * otherwise (src/jobs' runner).
+   * Rounds until stopped, in six loops (hand on and the claim timer; cadence steps; appointment
+   * reminders; send webhooks; send texts; verify consent evidence), each at once after a full round
+   * and every LIMITS.dispatcherPollMs otherwise (src/jobs' runner).
    */
   start(): void;
   /** Stops after the round in progress; texts handed to it and not sent go back to the queue. */
@@ -110,6 +113,7 @@ export function createDispatcher(
     jobs,
   );
   const cadences = jobStep(db, cadenceKind({ batch: LIMITS.dispatcherBatch }), jobs);
+  const reminders = jobStep(db, reminderKind({ batch: LIMITS.dispatcherBatch }), jobs);
   const handOn: Step<{ dispatched: number; reassigned: number }> = {
     name: 'fan-out',
     async round() {
@@ -122,7 +126,7 @@ export function createDispatcher(
       return { result: { dispatched: fanned.dispatched, reassigned }, full: found >= LIMITS.dispatcherBatch };
     },
   };
-  const runner = createRunner([handOn, cadences, webhooks, texts, consent], {
+  const runner = createRunner([handOn, cadences, reminders, webhooks, texts, consent], {
     pollMs: LIMITS.dispatcherPollMs,
     log,
     label: 'dispatcher',
@@ -132,10 +136,18 @@ export function createDispatcher(
     async runOnce() {
       const { result: fanned } = await handOn.round();
       const { result: stepped } = await cadences.round();
+      const { result: reminded } = await reminders.round();
       const { result: sent } = await webhooks.round();
       const { result: checked } = await consent.round();
       const { result: texted } = await texts.round();
-      const round = { ...fanned, ...sent, texts: texted, consent: checked, cadences: stepped };
+      const round = {
+        ...fanned,
+        ...sent,
+        texts: texted,
+        consent: checked,
+        cadences: stepped,
+        reminders: reminded,
+      };
       if (didSomething(round)) log.info({ dispatcher: round }, 'dispatcher round');
       return round;
     },

@@ -17,6 +17,7 @@ import { stopCadences } from '../leads/cadence-stop.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { followUpsFor, loadFollowUpAgents, type FollowUpAgent, type FollowUpRequest } from './follow-up.ts';
 import { webhookBody, type LeadSnapshot } from './payloads.ts';
+import { bookingsOf, insertReminders, remindersOf, type NewReminder } from './reminder-repository.ts';
 import { screenContact } from './screen-contact.ts';
 import { scheduleTexts, type HandedText, type NewText } from './sms-repository.ts';
 
@@ -74,11 +75,11 @@ export interface FanOutRound {
 /**
  * Hands up to `limit` outbox messages on, oldest first: a webhook delivery per subscribed
  * destination, the call task and the first text, or the new lead's cadence (docs/cadences.md); a
- * booking ends the lead's cadence. A message is dispatched exactly once — the
- * transaction that creates its deliveries also deletes it, and commits only if it deleted every
- * message it read — and a worker that finds another fanning out goes on to send instead. The round
- * reads and writes for all its messages at once, deciding each in order, and the statements that
- * do not wait on each other's answers are sent together.
+ * booking ends the lead's cadence and plans its reminders (docs/reminders.md). A message is
+ * dispatched exactly once — the transaction that creates its deliveries also deletes it, and
+ * commits only if it deleted every message it read — and a worker that finds another fanning out
+ * goes on to send instead. The round reads and writes for all its messages at once, deciding each
+ * in order, and the statements that do not wait on each other's answers are sent together.
  *
  * On PostgreSQL the round is one transaction: it takes the fan-out's lock and locks its messages
  * as it reads them, so rounds of several workers take turns, and few waits lie between its begin
@@ -128,6 +129,7 @@ interface ReadRound {
   tasks: NewCallTask[];
   texts: NewText[];
   enrollments: Enrollment[];
+  reminders: NewReminder[];
 }
 
 /** The round's messages (`next`, with its parameters) and everything it writes for them; null if none. */
@@ -140,15 +142,19 @@ async function readRound(
   const { rows } = await q.query<OutboxRow>(next, params);
   if (rows.length === 0) return null;
   const events = rows.filter((m) => m.lead_id && LEAD_EVENTS.has(m.topic));
+  // A booking's lead and agent are read with the lead events' (a delivery's booking comes with its
+  // lead's event): its reminders cost the round no read of their own.
+  const bookings = rows.filter((m) => m.lead_id && m.topic === 'appointment.booked');
+  const asked = [...events, ...bookings];
   const [leads, destinations, agents, cadences] = await Promise.all([
     getFollowUpLeads(
       q,
-      events.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
+      asked.flatMap((m) => (m.lead_id ? [m.lead_id] : [])),
     ),
     destinationsOf(q, rows),
     loadFollowUpAgents(
       q,
-      events.map((m) => m.agent_id),
+      asked.map((m) => m.agent_id),
     ),
     cadencesOfNewLeads(q, events.flatMap(newLeadOf)),
   ]);
@@ -164,13 +170,14 @@ async function readRound(
   const leadOf = (m: OutboxRow) =>
     m.lead_id ? (views.get(m.lead_id) as LeadSnapshot | undefined) : undefined;
   const deliveries = webhookDeliveries(rows, destinations, leadOf);
-  return { rows, leads, agents, deliveries, tasks, texts, enrollments };
+  const reminders = remindersOf(bookingsOf(bookings, leads, agents), now);
+  return { rows, leads, agents, deliveries, tasks, texts, enrollments, reminders };
 }
 
 /** Writes a round's decisions and deletes its messages, all its statements sent at once. */
 async function writeRound(
   tx: Queryable,
-  { rows, leads, agents, deliveries, tasks, texts, enrollments }: ReadRound,
+  { rows, leads, agents, deliveries, tasks, texts, enrollments, reminders }: ReadRound,
   now: Date,
   claim: { texts: number; leaseMs: number },
 ): Promise<FanOutRound> {
@@ -190,6 +197,7 @@ async function writeRound(
     createConsentChecks(tx, created, now, LIMITS.consentCheckDeadlineMs),
     enroll(tx, enrollments),
     stopCadences(tx, booked, 'appointment', now),
+    insertReminders(tx, reminders),
   ]);
   if (removed.rowCount !== rows.length)
     throw new HandedOnMeanwhile('a message of the round was handed on meanwhile');

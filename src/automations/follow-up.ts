@@ -5,12 +5,17 @@ import { nextAllowedInstant } from './contact-window.ts';
 import { planFollowUp, type FollowUp } from './speed-to-lead.ts';
 import type { ContactRule } from './tables/calling-hours.ts';
 
-/** What of the agent a follow-up needs: the name and template of the text, the fallback zone. */
+/**
+ * What of the agent a follow-up needs: the name and template of the text, the fallback zone, and
+ * which reminders a booking gets (docs/reminders.md).
+ */
 export interface FollowUpAgent {
   name: string;
   timezone: string;
   sms_template: string | null;
   sms_from: string | null;
+  reminder_day_before: boolean;
+  reminder_hour_before: boolean;
 }
 
 /** The agents of these ids, in one query, by id. */
@@ -20,7 +25,8 @@ export async function loadFollowUpAgents(
 ): Promise<Map<string, FollowUpAgent>> {
   if (agentIds.length === 0) return new Map();
   const { rows } = await db.query<FollowUpAgent & { agent_id: string }>(
-    'SELECT agent_id, name, timezone, sms_template, sms_from FROM agents WHERE agent_id = ANY($1::uuid[])',
+    `SELECT agent_id, name, timezone, sms_template, sms_from, reminder_day_before, reminder_hour_before
+       FROM agents WHERE agent_id = ANY($1::uuid[])`,
     [[...new Set(agentIds)]],
   );
   return new Map(rows.map(({ agent_id, ...agent }) => [agent_id, agent]));

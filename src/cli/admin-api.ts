@@ -33,7 +33,7 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Rename an agent, change its time zone, login or first text */
+    /** Rename an agent, change its time zone, login, first text or reminders */
     patch: operations['updateAgent'];
     trace?: never;
   };
@@ -1448,6 +1448,15 @@ export interface operations {
                * @description The cadence new leads of its sources without one follow (docs/cadences.md); null: none.
                */
               default_cadence_id: string | null;
+              /** @description Reminder texts to the prospect before each appointment (docs/reminders.md). */
+              reminders: {
+                /** @description A text 24 hours before (default on). */
+                day_before: boolean;
+                /** @description A text an hour before (default on). */
+                hour_before: boolean;
+                /** @description The reminder’s words ({first_name}, {agent_name}, {appointment_time}); null: the default. */
+                template: string | null;
+              };
               /** Format: date-time */
               created_at: string;
             }[];
@@ -1540,6 +1549,15 @@ export interface operations {
              * @description The cadence new leads of its sources without one follow (docs/cadences.md); null: none.
              */
             default_cadence_id: string | null;
+            /** @description Reminder texts to the prospect before each appointment (docs/reminders.md). */
+            reminders: {
+              /** @description A text 24 hours before (default on). */
+              day_before: boolean;
+              /** @description A text an hour before (default on). */
+              hour_before: boolean;
+              /** @description The reminder’s words ({first_name}, {agent_name}, {appointment_time}); null: the default. */
+              template: string | null;
+            };
             /** Format: date-time */
             created_at: string;
           };
@@ -1649,6 +1667,15 @@ export interface operations {
              * @description The cadence new leads of its sources without one follow (docs/cadences.md); null: none.
              */
             default_cadence_id: string | null;
+            /** @description Reminder texts to the prospect before each appointment (docs/reminders.md). */
+            reminders: {
+              /** @description A text 24 hours before (default on). */
+              day_before: boolean;
+              /** @description A text an hour before (default on). */
+              hour_before: boolean;
+              /** @description The reminder’s words ({first_name}, {agent_name}, {appointment_time}); null: the default. */
+              template: string | null;
+            };
             /** Format: date-time */
             created_at: string;
           };
@@ -1731,6 +1758,13 @@ export interface operations {
            * @description The cadence (one of the agent’s) that new leads of sources without one follow; null: none. Unknown: 404 CADENCE_NOT_FOUND.
            */
           default_cadence_id?: string | null;
+          /** @description Turns each reminder on or off and sets its words. Turning one on plans it for the booked appointments still to come. */
+          reminders?: {
+            day_before?: boolean;
+            hour_before?: boolean;
+            /** @description The reminder’s words ({first_name}, {agent_name}, {appointment_time}; another is 400 VALIDATION_ERROR); null: the default. */
+            template?: string | null;
+          };
         };
       };
     };
@@ -1758,6 +1792,15 @@ export interface operations {
              * @description The cadence new leads of its sources without one follow (docs/cadences.md); null: none.
              */
             default_cadence_id: string | null;
+            /** @description Reminder texts to the prospect before each appointment (docs/reminders.md). */
+            reminders: {
+              /** @description A text 24 hours before (default on). */
+              day_before: boolean;
+              /** @description A text an hour before (default on). */
+              hour_before: boolean;
+              /** @description The reminder’s words ({first_name}, {agent_name}, {appointment_time}); null: the default. */
+              template: string | null;
+            };
             /** Format: date-time */
             created_at: string;
           };
@@ -3896,6 +3939,30 @@ export interface operations {
                 reason: string | null;
               }[];
             } | null;
+            /** @description The reminder texts of its appointments (docs/reminders.md), in the order they go. */
+            reminders: {
+              /** Format: uuid */
+              appointment_id: string;
+              /**
+               * @description `day_before`: 24 hours before; `hour_before`: an hour before.
+               * @enum {string}
+               */
+              kind: 'day_before' | 'hour_before';
+              /**
+               * Format: date-time
+               * @description The appointment’s time it was planned for.
+               */
+              appointment_at: string;
+              /**
+               * Format: date-time
+               * @description Inside the prospect’s calling hours, before the appointment.
+               */
+              due_at: string;
+              /** @enum {string} */
+              status: 'planned' | 'sent' | 'skipped';
+              /** @description Why it was skipped (`appointment canceled`, `no SMS consent`, `dnc`…) or waits (`turned off`, `outside calling hours`); null otherwise. */
+              reason: string | null;
+            }[];
           };
         };
       };

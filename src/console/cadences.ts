@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { changeAgent, reminderPatch } from '../admin/agent-reminders.ts';
 import { updateAgent } from '../admin/agent-repository.ts';
+import { reminderTemplateProblem } from '../automations/reminder-plan.ts';
+import { LIMITS } from '../limits.ts';
 import { CreateCadenceBody } from '../admin/schemas/cadences.ts';
 import {
   createCadence,
@@ -29,6 +32,13 @@ import {
 const NameForm = Type.Object({ name: CreateCadenceBody.properties.name });
 
 type Params = { Params: { cadence_id: string } };
+
+/** The reminders form: checkboxes posted only when ticked, and the words up to the admin API's length. */
+const ReminderForm = Type.Object({
+  day_before: Type.Optional(Type.Literal('on')),
+  hour_before: Type.Optional(Type.Literal('on')),
+  template: Type.Optional(Type.String({ maxLength: LIMITS.smsTemplateMaxLength })),
+});
 
 /** A posted editor: to show again (more rows, or refused and why), or a cadence to save. */
 type Posted = { editor: CadenceEditor } | { name: string; steps: CadenceStep[] };
@@ -60,6 +70,7 @@ export function registerCadencePages(scope: FastifyInstance, deps: ConsoleDeps):
     const body = cadencesPage({
       cadences: await listCadences(deps.db, me.agent.agent_id),
       defaultId: me.agent.default_cadence_id,
+      reminders: me.agent.reminders,
       zone: me.agent.timezone,
       csrf: csrfToken(reply),
       editor,
@@ -114,6 +125,22 @@ export function registerCadencePages(scope: FastifyInstance, deps: ConsoleDeps):
     });
     return back(reply, id === '' ? 'no_default' : 'default');
   });
+
+  // The reminders' switches and words, checked and done as the admin API's PATCH of the agent.
+  scope.post(
+    '/cadences/reminders',
+    { preHandler: scope.csrfProtection, schema: { body: ReminderForm }, attachValidation: true },
+    async (request, reply) => {
+      const me = await signedIn(deps, request);
+      const f = (request.body ?? {}) as { day_before?: string; hour_before?: string; template?: string };
+      if (request.validationError) return back(reply, 'reminders_refused');
+      const template = f.template?.trim() || null;
+      if (template && reminderTemplateProblem(template)) return back(reply, 'reminders_refused');
+      const reminders = reminderPatch({ day_before: !!f.day_before, hour_before: !!f.hour_before, template });
+      await changeAgent(deps.db, me.agent, { reminders });
+      return back(reply, 'reminders');
+    },
+  );
 
   scope.get<Params>('/cadences/:cadence_id', async (request, reply) => {
     const me = await signedIn(deps, request);

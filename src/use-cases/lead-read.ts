@@ -1,4 +1,5 @@
 import { readLeadCadence, type LeadCadence } from '../automations/cadence-view.ts';
+import { readLeadReminders, type LeadReminder } from '../automations/reminder-view.ts';
 import type { Queryable } from '../db/index.ts';
 import { listLeadReturns, type LeadReturn } from '../economics/returns.ts';
 import { listLeadSales, type LeadSale } from '../economics/sales.ts';
@@ -12,6 +13,8 @@ export interface LeadRead extends LeadDetail {
   sales: LeadSale[];
   /** The cadence it follows, with each step's state; null when it follows none. */
   cadence: LeadCadence | null;
+  /** The reminder texts of its appointments, planned, sent or skipped, in the order they go. */
+  reminders: LeadReminder[];
 }
 
 /**
@@ -25,11 +28,12 @@ export async function readLead(
 ): Promise<LeadRead | null> {
   const lead = await getLeadView(db, leadId);
   if (!lead || (owner !== null && lead.agent_id !== owner)) return null;
-  const [detail, returns, sales, cadence] = await Promise.all([
+  const [detail, returns, sales, cadence, reminders] = await Promise.all([
     readLeadDetail(db, lead),
     listLeadReturns(db, lead.agent_id, lead.lead_id),
     listLeadSales(db, lead.agent_id, lead.lead_id),
     readLeadCadence(db, lead.agent_id, lead.lead_id),
+    readLeadReminders(db, lead.agent_id, lead.lead_id),
   ]);
-  return { ...detail, returns, sales, cadence };
+  return { ...detail, returns, sales, cadence, reminders };
 }

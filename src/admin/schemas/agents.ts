@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { LIMITS } from '../../limits.ts';
+import { REMINDER_PLACEHOLDERS } from '../../automations/reminder-plan.ts';
 import { DIGITS, ListOf, Nullable, Text, Timestamp, Uuid, UuidParam } from './common.ts';
 
 /** An address with one `@` and a dot after it; blanks around it are trimmed. */
@@ -8,6 +9,19 @@ export const EMAIL_PATTERN = '^\\s*[^\\s@]+@[^\\s@]+\\.[^\\s@]+\\s*$';
 const Email = (description: string) =>
   Type.String({ maxLength: LIMITS.emailMaxLength, pattern: EMAIL_PATTERN, description });
 const Zone = Text(LIMITS.timezoneMaxLength, 'IANA time zone, e.g. America/Chicago.');
+const placeholders = REMINDER_PLACEHOLDERS.map((p) => `{${p}}`).join(', ');
+
+/** The texts a prospect gets before an appointment (docs/reminders.md). */
+export const AgentReminders = Type.Object(
+  {
+    day_before: Type.Boolean({ description: 'A text 24 hours before (default on).' }),
+    hour_before: Type.Boolean({ description: 'A text an hour before (default on).' }),
+    template: Nullable(Type.String(), {
+      description: `The reminder’s words (${placeholders}); null: the default.`,
+    }),
+  },
+  { description: 'Reminder texts to the prospect before each appointment (docs/reminders.md).' },
+);
 
 export const Agent = Type.Object({
   agent_id: Uuid(),
@@ -25,6 +39,7 @@ export const Agent = Type.Object({
   default_cadence_id: Nullable(Uuid(), {
     description: 'The cadence new leads of its sources without one follow (docs/cadences.md); null: none.',
   }),
+  reminders: AgentReminders,
   created_at: Timestamp(),
 });
 
@@ -55,6 +70,23 @@ export const UpdateAgentBody = Type.Object({
       description:
         'The cadence (one of the agent’s) that new leads of sources without one follow; null: none. Unknown: 404 CADENCE_NOT_FOUND.',
     }),
+  ),
+  reminders: Type.Optional(
+    Type.Object(
+      {
+        day_before: Type.Optional(Type.Boolean()),
+        hour_before: Type.Optional(Type.Boolean()),
+        template: Type.Optional(
+          Nullable(Text(LIMITS.smsTemplateMaxLength), {
+            description: `The reminder’s words (${placeholders}; another is 400 VALIDATION_ERROR); null: the default.`,
+          }),
+        ),
+      },
+      {
+        description:
+          'Turns each reminder on or off and sets its words. Turning one on plans it for the booked appointments still to come.',
+      },
+    ),
   ),
 });
 

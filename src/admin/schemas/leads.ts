@@ -1,5 +1,6 @@
 import { Routing } from './agencies.ts';
 import { LeadCadence } from './cadences.ts';
+import { LeadReminder } from './reminders.ts';
 import { LeadSale, Return } from './economics.ts';
 import { Type, type Static } from 'typebox';
 import { APPOINTMENT_STATUSES } from '../../appointments/transitions.ts';
@@ -163,6 +164,7 @@ export const LeadDetail = Type.Unsafe<
     returns: Static<typeof Return>[];
     sales: Static<typeof LeadSale>[];
     cadence: Static<typeof LeadCadence> | null;
+    reminders: Static<typeof LeadReminder>[];
   }
 >({
   allOf: [
@@ -185,6 +187,9 @@ export const LeadDetail = Type.Unsafe<
           'Each policy sold to the lead, as `POST /leads/{lead_id}/sales` recorded it; by `sold_at`, oldest first.',
       }),
       cadence: Nullable(LeadCadence, { description: 'null: the lead follows no cadence.' }),
+      reminders: Type.Array(LeadReminder, {
+        description: 'The reminder texts of its appointments (docs/reminders.md), in the order they go.',
+      }),
     }),
   ],
 });

@@ -4,7 +4,9 @@ import { LIMITS } from '../../limits.ts';
 import { DELAY_UNITS, delayText, type StepRow } from '../cadence-form.ts';
 import { when } from '../format.ts';
 import { html, type Html } from '../html.ts';
+import type { AgentReminders } from '../../admin/agent-repository.ts';
 import { actionButton, dataTable, postForm } from './components.ts';
+import { reminderSettings } from './reminder-settings.ts';
 
 /** What the cadences page says after an action, by the `done` it was sent back with. */
 export const CADENCE_NOTICES = {
@@ -13,6 +15,9 @@ export const CADENCE_NOTICES = {
   deleted: 'Cadence deleted. Leads already following it finish their plan.',
   default: 'Default saved: new leads of sources that name no cadence follow it.',
   no_default: 'No default now: only sources that name a cadence start one.',
+  reminders: 'Reminders saved. Turned on, they are planned for your appointments still to come.',
+  reminders_refused:
+    'Nothing was saved: a reminder’s words may use only {first_name}, {agent_name} and {appointment_time}.',
 } as const;
 export type CadenceNotice = keyof typeof CADENCE_NOTICES;
 
@@ -26,6 +31,7 @@ export interface CadenceEditor {
 export interface CadencesData {
   cadences: readonly CadenceRow[];
   defaultId: string | null;
+  reminders: AgentReminders;
   zone: string;
   csrf: string;
   editor: CadenceEditor;
@@ -65,6 +71,7 @@ export function cadencesPage(d: CadencesData): Html {
       <h2 id="new-cadence-h">New cadence</h2>
       ${editorForm(d.csrf, '/console/cadences', d.editor, 'Save cadence')}
     </section>
+    ${reminderSettings(d.reminders, d.csrf)}
   </main>`;
 }
 

@@ -13,6 +13,7 @@ import { returnsSection, salesSection } from './returns-and-sales.ts';
 import { ACTION_NOTICES, leadActions, type ActionNotice } from './lead-actions.ts';
 import { threadSection } from './conversation.ts';
 import { cadenceSection } from './lead-cadence.ts';
+import { remindersSection } from './lead-reminders.ts';
 import type { ThreadMessage } from '../../conversations/thread-repository.ts';
 import { DO_NOT_CONTACT } from '../../automations/do-not-contact.ts';
 import { text } from '../../json.ts';
@@ -99,6 +100,7 @@ export function leadPage({
       csrf,
     })}
     ${cadenceSection(lead.cadence, { lead_id: lead.lead_id, name: lead.name, zone, csrf })}
+    ${remindersSection(lead.reminders, zone)}
     <section aria-labelledby="fields-h">
       <h2 id="fields-h">Fields</h2>
       ${fieldList(fields.map((f) => [label(f), fieldText(f, lead[f])] as const))}
