@@ -255,6 +255,27 @@ describe('appointments as events', () => {
     expect(left[0]?.status).toBe('CONFIRMED');
   });
 
+  it('When the agent sets its appointments’ length, then events without a booked end last that long; out of range is refused', async () => {
+    const src = await freshSource();
+    const url = await newFeed(src.agent_id);
+    const set = (minutes: unknown) =>
+      adminInject(t.app, 'PATCH', `/agents/${src.agent_id}`, { appointment_minutes: minutes });
+    const res = await set(45);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ appointment_minutes: 45 });
+    await deliver(t.app, src.token, {
+      name: 'Long Talk',
+      phone: '3125550172',
+      scheduled_at: '2027-01-25T15:00:00Z',
+    });
+    expect((await events(url)).map((e) => e.end)).toEqual(['2027-01-25T15:45:00.000Z']);
+    for (const bad of [4, 481, 30.5, '60']) {
+      const refused = await set(bad);
+      expect(refused.statusCode, String(bad)).toBe(400);
+      expect(refused.json()).toMatchObject({ error_code: 'VALIDATION_ERROR' });
+    }
+  });
+
   it('When a follow-up is booked, then its summary says so', async () => {
     const src = await freshSource();
     const url = await newFeed(src.agent_id);

@@ -17,6 +17,8 @@ export interface AgentRow {
   default_cadence_id: string | null;
   /** The texts before each appointment (docs/reminders.md): which are on, and their words (null: the default). */
   reminders: AgentReminders;
+  /** How long an appointment lasts on the calendar feed when its booking does not say. */
+  appointment_minutes: number;
   created_at: string;
 }
 
@@ -34,7 +36,7 @@ type AgentColumns = Omit<AgentRow, 'reminders'> & {
 };
 
 const COLUMNS = `agent_id, name, timezone, email, sms_template, sms_from, default_cadence_id,
-  reminder_day_before, reminder_hour_before, reminder_template, created_at`;
+  reminder_day_before, reminder_hour_before, reminder_template, appointment_minutes, created_at`;
 
 export async function createAgent(
   db: Queryable,
@@ -87,6 +89,7 @@ export async function updateAgent(
     sms_from?: string | null;
     default_cadence_id?: string | null;
     reminders?: Partial<AgentReminders>;
+    appointment_minutes?: number;
   },
 ): Promise<AgentRow | null> {
   const reminders = patch.reminders ?? {};
@@ -99,7 +102,8 @@ export async function updateAgent(
             default_cadence_id = CASE WHEN $10::boolean THEN $11::uuid ELSE default_cadence_id END,
             reminder_day_before = COALESCE($12, reminder_day_before),
             reminder_hour_before = COALESCE($13, reminder_hour_before),
-            reminder_template = CASE WHEN $14::boolean THEN $15 ELSE reminder_template END
+            reminder_template = CASE WHEN $14::boolean THEN $15 ELSE reminder_template END,
+            appointment_minutes = COALESCE($16, appointment_minutes)
       WHERE agent_id = $1 RETURNING ${COLUMNS}`,
       [
         agentId,
@@ -117,6 +121,7 @@ export async function updateAgent(
         reminders.hour_before ?? null,
         reminders.template !== undefined,
         reminders.template ?? null,
+        patch.appointment_minutes ?? null,
       ],
     ),
   );

@@ -112,7 +112,16 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
     },
     async (request) => {
       const agent = agentOf(request);
-      const { name, timezone, email, sms_template, sms_from, default_cadence_id, reminders } = request.body;
+      const {
+        name,
+        timezone,
+        email,
+        sms_template,
+        sms_from,
+        default_cadence_id,
+        reminders,
+        appointment_minutes,
+      } = request.body;
       // A login is the operator's to give, as a password is: with an agent key, a new email would
       // answer whether another agent has it, and would let a leaked key take over the console login.
       if (ownerOf(request) !== null && email !== undefined && !sameEmail(email, agent.email))
@@ -130,6 +139,7 @@ export function registerAgentRoutes(app: AdminApp, deps: AdminDeps): void {
           ? { default_cadence_id: default_cadence_id?.toLowerCase() ?? null }
           : {}),
         ...(reminders !== undefined ? { reminders: reminderPatch(reminders) } : {}),
+        ...(appointment_minutes !== undefined ? { appointment_minutes } : {}),
       };
       if (Object.keys(patch).length === 0) return agent;
       const updated = await changeAgent(deps.db, agent, patch);

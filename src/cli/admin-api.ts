@@ -1457,6 +1457,8 @@ export interface operations {
                 /** @description The reminder’s words ({first_name}, {agent_name}, {appointment_time}); null: the default. */
                 template: string | null;
               };
+              /** @description How long an appointment lasts on the calendar feed when its booking does not say (docs/calendar.md). */
+              appointment_minutes: number;
               /** Format: date-time */
               created_at: string;
             }[];
@@ -1558,6 +1560,8 @@ export interface operations {
               /** @description The reminder’s words ({first_name}, {agent_name}, {appointment_time}); null: the default. */
               template: string | null;
             };
+            /** @description How long an appointment lasts on the calendar feed when its booking does not say (docs/calendar.md). */
+            appointment_minutes: number;
             /** Format: date-time */
             created_at: string;
           };
@@ -1676,6 +1680,8 @@ export interface operations {
               /** @description The reminder’s words ({first_name}, {agent_name}, {appointment_time}); null: the default. */
               template: string | null;
             };
+            /** @description How long an appointment lasts on the calendar feed when its booking does not say (docs/calendar.md). */
+            appointment_minutes: number;
             /** Format: date-time */
             created_at: string;
           };
@@ -1758,6 +1764,8 @@ export interface operations {
            * @description The cadence (one of the agent’s) that new leads of sources without one follow; null: none. Unknown: 404 CADENCE_NOT_FOUND.
            */
           default_cadence_id?: string | null;
+          /** @description Minutes an appointment lasts on the calendar feed when its booking gives no end (default 30). */
+          appointment_minutes?: number;
           /** @description Turns each reminder on or off and sets its words. Turning one on plans it for the booked appointments still to come. */
           reminders?: {
             day_before?: boolean;
@@ -1801,6 +1809,8 @@ export interface operations {
               /** @description The reminder’s words ({first_name}, {agent_name}, {appointment_time}); null: the default. */
               template: string | null;
             };
+            /** @description How long an appointment lasts on the calendar feed when its booking does not say (docs/calendar.md). */
+            appointment_minutes: number;
             /** Format: date-time */
             created_at: string;
           };

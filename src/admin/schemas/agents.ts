@@ -40,6 +40,10 @@ export const Agent = Type.Object({
     description: 'The cadence new leads of its sources without one follow (docs/cadences.md); null: none.',
   }),
   reminders: AgentReminders,
+  appointment_minutes: Type.Integer({
+    description:
+      'How long an appointment lasts on the calendar feed when its booking does not say (docs/calendar.md).',
+  }),
   created_at: Timestamp(),
 });
 
@@ -69,6 +73,14 @@ export const UpdateAgentBody = Type.Object({
     Nullable(Uuid(), {
       description:
         'The cadence (one of the agent’s) that new leads of sources without one follow; null: none. Unknown: 404 CADENCE_NOT_FOUND.',
+    }),
+  ),
+  appointment_minutes: Type.Optional(
+    Type.Integer({
+      minimum: 5,
+      maximum: 480,
+      description:
+        'Minutes an appointment lasts on the calendar feed when its booking gives no end (default 30).',
     }),
   ),
   reminders: Type.Optional(
