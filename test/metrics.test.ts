@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { queueStats } from '../src/automations/queue-stats.ts';
+import { insertReminders } from '../src/automations/reminder-repository.ts';
 import { scheduleTexts } from '../src/automations/sms-repository.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { buildApp } from '../src/app.ts';
@@ -106,5 +107,45 @@ describe('GET /metrics', () => {
     expect(await due()).toBe(before + 2);
     await testDb.db.query(`UPDATE sms_messages SET status = 'sent' WHERE sms_id = $1`, [first?.sms_id]);
     expect(await due()).toBe(before + 1);
+  });
+  it('When appointment reminders are due and not done, then leadgate_reminders_due counts them; one not yet due, or sent, is not counted', async () => {
+    const src = await seedSource(testDb.db, 'Reminder Gauge Agent');
+    const res = await deliver(app, src.token, {
+      name: 'Gauge Booked',
+      phone: '2145550602',
+      scheduled_at: '2027-02-01T16:00:00Z',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { rows } = await testDb.db.query<{ appointment_id: string; lead_id: string }>(
+      'SELECT appointment_id, lead_id FROM appointments WHERE agent_id = $1',
+      [src.agent_id],
+    );
+    const booked = rows[0];
+    if (!booked) throw new Error('the delivery booked no appointment');
+    const due = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return value(await metrics(), 'leadgate_reminders_due');
+    };
+    const before = await due();
+    const now = Date.now();
+    const reminder = (kind: 'day_before' | 'hour_before', due_at: Date) => ({
+      agent_id: src.agent_id,
+      appointment_id: booked.appointment_id,
+      lead_id: booked.lead_id,
+      kind,
+      appointment_at: new Date('2027-02-01T16:00:00Z'),
+      due_at,
+    });
+    await testDb.db.query('DELETE FROM appointment_reminders WHERE agent_id = $1', [src.agent_id]);
+    await insertReminders(testDb.db, [
+      reminder('day_before', new Date(now - 60_000)),
+      reminder('hour_before', new Date(now + 3_600_000)),
+    ]);
+    expect(await due()).toBe(before + 1);
+    await testDb.db.query(
+      `UPDATE appointment_reminders SET status = 'sent' WHERE agent_id = $1 AND kind = 'day_before'`,
+      [src.agent_id],
+    );
+    expect(await due()).toBe(before);
   });
 });

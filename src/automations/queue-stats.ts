@@ -10,6 +10,7 @@ export async function queueStats(db: Queryable) {
     dead: number;
     texts_due: number;
     steps_due: number;
+    reminders_due: number;
     meta_pending: number;
     meta_reconnect: number;
     stale_registry: number;
@@ -22,6 +23,8 @@ export async function queueStats(db: Queryable) {
               WHERE status IN ('scheduled', 'sending') AND send_at <= now()) AS texts_due,
             (SELECT count(*)::int FROM cadence_runs
               WHERE status IN ('active', 'stepping') AND due_at <= now()) AS steps_due,
+            (SELECT count(*)::int FROM appointment_reminders
+              WHERE status IN ('planned', 'sending') AND due_at <= now()) AS reminders_due,
             (SELECT count(*)::int FROM meta_leads WHERE status IN ('pending', 'fetching')) AS meta_pending,
             (SELECT count(*)::int FROM sources WHERE meta_reconnect_since IS NOT NULL) AS meta_reconnect,
             (SELECT count(*)::int FROM (
@@ -38,6 +41,7 @@ export async function queueStats(db: Queryable) {
     deadLetters: r?.dead ?? 0,
     textsDue: r?.texts_due ?? 0,
     cadenceStepsDue: r?.steps_due ?? 0,
+    remindersDue: r?.reminders_due ?? 0,
     metaLeadsPending: r?.meta_pending ?? 0,
     metaReconnectNeeded: r?.meta_reconnect ?? 0,
     staleRegistryLists: r?.stale_registry ?? 0,

@@ -12,6 +12,8 @@ export interface QueueStats {
   textsDue: number;
   /** Leads whose next cadence step's time has come and that is not done yet. */
   cadenceStepsDue: number;
+  /** Appointment reminders whose time has come and that are not done yet. */
+  remindersDue: number;
   /** Meta leads waiting to be fetched (or being fetched). */
   metaLeadsPending: number;
   /** Sources whose page access token the Graph API refused (error 190): the agent must reconnect Meta. */
@@ -74,6 +76,11 @@ export function createMetrics(queue?: () => Promise<QueueStats>): Metrics {
       'leadgate_cadence_steps_due',
       'Cadence steps whose time has come and that are not done yet, one at most per lead',
       (s) => s.cadenceStepsDue,
+    );
+    gauge(
+      'leadgate_reminders_due',
+      'Appointment reminders whose time has come and that are not done yet',
+      (s) => s.remindersDue,
     );
     gauge(
       'leadgate_meta_leads_pending',
