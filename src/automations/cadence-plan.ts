@@ -1,4 +1,5 @@
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
+import { unknownPlaceholder } from './sms-template.ts';
 
 /** What a step of a cadence does when it falls due. */
 export const CADENCE_ACTIONS = ['call', 'text'] as const;
@@ -32,10 +33,9 @@ export function cadenceStepsProblem(steps: readonly CadenceStep[]): string | nul
       return `steps[${i}].after_minutes must be a whole number of minutes, 0 or more`;
     if (step.action === 'text' && !step.body?.trim()) return `steps[${i}].body is required for a text`;
     if (step.action === 'call' && step.body !== undefined) return `steps[${i}].body is only for a text`;
-    for (const [, name] of (step.body ?? '').matchAll(/\{(\w*)\}/g)) {
-      if (!(CADENCE_PLACEHOLDERS as readonly string[]).includes(name ?? ''))
-        return `steps[${i}].body has an unknown placeholder {${name}}; known: ${CADENCE_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`;
-    }
+    const unknown = unknownPlaceholder(step.body ?? '', CADENCE_PLACEHOLDERS);
+    if (unknown !== null)
+      return `steps[${i}].body has an unknown placeholder {${unknown}}; known: ${CADENCE_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`;
   }
   return null;
 }

@@ -15,7 +15,7 @@ import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { leadZone } from './lead-zone.ts';
 import { screenContact } from './screen-contact.ts';
 import { renderText } from './sms-template.ts';
-import { TEXT_WINDOW_MS } from './follow-up.ts';
+import { TEXT_WINDOW_MS, textLimitReason, textRefusal } from './follow-up.ts';
 import { scheduleTexts, textsToNumberSql, type NewText } from './sms-repository.ts';
 import type { ContactDecision } from '../screening/decide.ts';
 
@@ -125,14 +125,14 @@ export function decideStep(
     if (decision.call) return { kind: 'skipped', reason: decision.call };
     return { kind: 'call', task: base };
   }
-  if (lead.sms_consent !== true) return { kind: 'skipped', reason: 'no SMS consent' };
-  if (decision.text) return { kind: 'skipped', reason: decision.text };
+  const refused = textRefusal(lead, decision);
+  if (refused) return { kind: 'skipped', reason: refused };
   const state = typeof lead.state === 'string' ? lead.state : null;
   const rule = contactRule(state);
   const zone = leadZone(lead, step.agent_timezone);
   if (rule.maxPer24h !== null && recent.n >= rule.maxPer24h && recent.oldest) {
     const due = nextAllowedInstant(new Date(recent.oldest.getTime() + TEXT_WINDOW_MS), zone, rule);
-    return { kind: 'moved', due, reason: `${state ?? ''} allows ${rule.maxPer24h} texts in 24 hours`.trim() };
+    return { kind: 'moved', due, reason: textLimitReason(state, rule.maxPer24h) };
   }
   const allowed = nextAllowedInstant(now, zone, rule);
   if (allowed.getTime() > now.getTime())

@@ -55,6 +55,20 @@ export function textableNumber(lead: Record<string, unknown>): string | null {
   return phone !== null && lead.sms_consent === true ? phone : null;
 }
 
+/**
+ * Why no text may go to a lead at all, in the words the agent reads: no phone, no texting consent,
+ * or what screening said; null when one may. What a cadence step and a reminder check alike. Pure.
+ */
+export function textRefusal(lead: Record<string, unknown>, screened: { text: string | null }): string | null {
+  if (text(lead, 'phone') === null) return 'no phone';
+  if (lead.sms_consent !== true) return 'no SMS consent';
+  return screened.text;
+}
+
+/** Why a text waits or is skipped once the state's texts in 24 hours are used: "FL allows 3 texts in 24 hours". */
+export const textLimitReason = (state: string | null, max: number): string =>
+  `${state ?? ''} allows ${max} texts in 24 hours`.trim();
+
 /** What the database says of the numbers texts could go to, by `agentPhoneKey`. */
 export interface TextingHistory {
   /** The numbers that opted out. */

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { unknownPlaceholder } from './sms-template.ts';
 import type { ContactRule } from './tables/calling-hours.ts';
 
 /** The reminders a prospect gets before an appointment (docs/reminders.md). */
@@ -20,11 +21,10 @@ export const DEFAULT_REMINDER_TEMPLATE =
 
 /** What is wrong with a reminder's template (an unknown placeholder), naming the field, or null. Pure. */
 export function reminderTemplateProblem(template: string): string | null {
-  for (const [, name] of template.matchAll(/\{(\w*)\}/g)) {
-    if (!(REMINDER_PLACEHOLDERS as readonly string[]).includes(name ?? ''))
-      return `reminders.template has an unknown placeholder {${name}}; known: ${REMINDER_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`;
-  }
-  return null;
+  const unknown = unknownPlaceholder(template, REMINDER_PLACEHOLDERS);
+  return unknown === null
+    ? null
+    : `reminders.template has an unknown placeholder {${unknown}}; known: ${REMINDER_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`;
 }
 
 /** Which reminders the agent has on. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { md5Id } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
 import type { JsonObject } from '../json.ts';
 import { contactRule } from './contact-window.ts';
@@ -12,8 +12,7 @@ import { planReminders, type ReminderKind, type RemindersOn } from './reminder-p
  * text is made once (sms_messages is unique by agent and message id).
  */
 export function reminderMessageId(appointmentId: string, kind: ReminderKind): string {
-  const hex = createHash('md5').update(`${appointmentId}:reminder:${kind}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return md5Id(`${appointmentId}:reminder:${kind}`);
 }
 
 /** reminderMessageId as an SQL expression of an appointment id and a kind. */

@@ -3,7 +3,7 @@ import { jobQueue } from '../jobs/queue.ts';
 import type { JobKind } from '../jobs/runner.ts';
 import type { ContactDecision } from '../screening/decide.ts';
 import { contactRule, nextAllowedInstant } from './contact-window.ts';
-import { TEXT_WINDOW_MS } from './follow-up.ts';
+import { TEXT_WINDOW_MS, textLimitReason, textRefusal } from './follow-up.ts';
 import { getFollowUpLeads, type FollowUpLead } from './follow-up-leads.ts';
 import { leadZone } from './lead-zone.ts';
 import { DEFAULT_REMINDER_TEMPLATE, type ReminderKind } from './reminder-plan.ts';
@@ -91,14 +91,14 @@ export function decideReminder(
   if (appointment <= now.getTime()) return { kind: 'skipped', reason: 'appointment passed' };
   if (!(r.kind === 'day_before' ? r.day_before : r.hour_before))
     return { kind: 'skipped', reason: 'turned off' };
-  const phone = lead && typeof lead.phone === 'string' && lead.phone !== '' ? lead.phone : null;
-  if (!lead || !phone) return { kind: 'skipped', reason: 'no phone' };
-  if (lead.sms_consent !== true) return { kind: 'skipped', reason: 'no SMS consent' };
-  if (decision.text) return { kind: 'skipped', reason: decision.text };
+  if (!lead) return { kind: 'skipped', reason: 'no phone' };
+  const refused = textRefusal(lead, decision);
+  if (refused) return { kind: 'skipped', reason: refused };
+  const phone = String(lead.phone);
   const state = typeof lead.state === 'string' ? lead.state : null;
   const rule = contactRule(state);
   if (rule.maxPer24h !== null && textsLast24h >= rule.maxPer24h)
-    return { kind: 'skipped', reason: `${state ?? ''} allows ${rule.maxPer24h} texts in 24 hours`.trim() };
+    return { kind: 'skipped', reason: textLimitReason(state, rule.maxPer24h) };
   const allowed = nextAllowedInstant(now, leadZone(lead, r.agent_timezone), rule);
   if (allowed.getTime() > now.getTime())
     return allowed.getTime() < appointment

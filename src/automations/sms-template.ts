@@ -29,6 +29,12 @@ export function renderText(template: string | null, ctx: TextContext): string {
   return chosen.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
+/** The first `{placeholder}` of a text that is not one of `known`, or null. Pure. */
+export function unknownPlaceholder(text: string, known: readonly string[]): string | null {
+  for (const [, name] of text.matchAll(/\{(\w*)\}/g)) if (!known.includes(name ?? '')) return name ?? '';
+  return null;
+}
+
 /** A stored appointment's time (UTC, `…Z`) says its instant: formatted without luxon; else luxon reads it. */
 const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z$/;
 

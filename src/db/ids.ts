@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 /** The ids' first 15 characters (time, version) for the millisecond they were last made in. */
 let prefixTime = -1;
@@ -24,4 +24,13 @@ export function newId(now: number = Date.now()): string {
   // randomUUID's is xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: after its version come 74 random bits
   // and the variant.
   return prefix + randomUUID().slice(15);
+}
+
+/**
+ * The id a text names, the same wherever it is made: its MD5 as a UUID, which is what PostgreSQL's
+ * `md5(text)::uuid` gives, so a statement can name the same row.
+ */
+export function md5Id(text: string): string {
+  const hex = createHash('md5').update(text).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

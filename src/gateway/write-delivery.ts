@@ -199,16 +199,15 @@ function planWrites(tx: Queryable, source: AuthenticatedSource, plan: WritePlan)
   const writes: Array<Promise<void>> = [];
   if (plan.lead?.op === 'update') writes.push(updateLead(tx, source.agent_id, plan.leadId, plan.lead.row));
   if (plan.lead?.op === 'insert') writes.push(insertLead(tx, plan.leadId, plan.lead.row));
+  // A plan's updates come before its insert, so a continued series reads the old one's new sequence.
   for (const change of plan.agenda) {
-    writes.push(
-      change.op === 'update'
-        ? setAppointmentStatus(tx, source.agent_id, change.appointment_id, change.status)
-        : insertAppointment(tx, change.row),
-    );
-  }
-  for (const change of plan.agenda) {
-    if (change.op === 'insert' && change.continues)
-      writes.push(continueSeries(tx, source.agent_id, change.row.appointment_id, change.continues));
+    if (change.op === 'update')
+      writes.push(setAppointmentStatus(tx, source.agent_id, change.appointment_id, change.status));
+    else {
+      writes.push(insertAppointment(tx, change.row));
+      if (change.continues)
+        writes.push(continueSeries(tx, source.agent_id, change.row.appointment_id, change.continues));
+    }
   }
   for (const entry of plan.history) writes.push(insertHistory(tx, entry));
   if (plan.purchase) writes.push(insertPurchase(tx, plan.purchase));

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { md5Id } from '../db/ids.ts';
 import type { Queryable } from '../db/index.ts';
 
 /**
@@ -6,8 +6,7 @@ import type { Queryable } from '../db/index.ts';
  * does the step, so the task or text is made once (dial_tasks and sms_messages are unique by it).
  */
 export function stepMessageId(leadId: string, n: number): string {
-  const hex = createHash('md5').update(`${leadId}:${n}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return md5Id(`${leadId}:${n}`);
 }
 
 /** stepMessageId as an SQL expression of a lead id and a step number. */
