@@ -30,6 +30,20 @@ describe('DATABASE_URL', () => {
       /DATABASE_URL cannot be read: Invalid URL/,
     );
   });
+
+  it('When it names a primary and its standby (libpq’s form), then it is taken; a target that cannot take writes, or a host pg cannot read, refuses to start', () => {
+    const both = 'postgres://u@db1:5432,db2:5432/leadgate?target_session_attrs=read-write';
+    expect(loadConfig({ DATABASE_URL: both }).databaseUrl).toBe(both);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db1,db2/l?target_session_attrs=standby' })).toThrow(
+      /DATABASE_URL cannot be read: target_session_attrs=standby names servers that cannot take writes/,
+    );
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://u@db1,db2/l', PGTARGETSESSIONATTRS: 'read-only' }),
+    ).toThrow(/cannot take writes/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://u@db1,db2:port/l' })).toThrow(
+      /DATABASE_URL cannot be read/,
+    );
+  });
 });
 
 const PG = 'postgres://postgres@127.0.0.1:5432/test';

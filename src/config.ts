@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { parseIntoClientConfig } from 'pg-connection-string';
+import { readDatabaseUrl } from './database-url.ts';
 import { LIMITS } from './limits.ts';
 
 /** Configuration, parsed once from the environment. Fails fast with a readable message. */
@@ -97,13 +98,14 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 }
 
 /**
- * DATABASE_URL read as the PostgreSQL driver will read it (db/postgres.ts), so a string it cannot
- * read (or whose certificate files are missing) is told at start, by name, not as a failed query.
- * A Unix socket's directory is a host like any other: `postgres://user@/db?host=/var/run/postgresql`.
+ * DATABASE_URL read as the PostgreSQL driver will read it (db/postgres.ts): its hosts and
+ * target_session_attrs (database-url.ts), each host as pg reads it, so a string it cannot read (or
+ * whose certificate files are missing) is told at start, by name, not as a failed query. A Unix
+ * socket's directory is a host like any other: `postgres://user@/db?host=/var/run/postgresql`.
  */
-function checkConnectionString(databaseUrl: string): void {
+function checkConnectionString(databaseUrl: string, envTarget: string | undefined): void {
   try {
-    parseIntoClientConfig(databaseUrl);
+    for (const host of readDatabaseUrl(databaseUrl, envTarget).hosts) parseIntoClientConfig(host);
   } catch (err) {
     throw new ConfigError(`DATABASE_URL cannot be read: ${(err as Error).message}`);
   }
@@ -116,7 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
   }
-  if (databaseUrl) checkConnectionString(databaseUrl);
+  if (databaseUrl) checkConnectionString(databaseUrl, env.PGTARGETSESSIONATTRS);
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   const logLevel = env.LOG_LEVEL || 'info';
   if (!levels.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}`);

@@ -110,6 +110,8 @@ export const LIMITS = {
    */
   sharedStatements: 4,
   pgConnectTimeoutMs: 5_000,
+  /** While no host of DATABASE_URL takes writes, how long calls are refused before the hosts are asked again. */
+  primaryRetryMs: 250,
   /** Database calls that may wait for a connection before more are refused (503), by default. */
   dbMaxWaiting: 100,
   /** Admin API: page sizes, list lengths, input lengths, agenda windows. */

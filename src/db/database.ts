@@ -82,21 +82,32 @@ const TRANSIENT_MESSAGES =
   /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end|Client was closed|server closed the connection unexpectedly/i;
 
 /**
- * A failure that says nothing about the delivery and will pass: the connection broke (SQLSTATE
- * class 08), the server is shutting down or starting (57P01–57P03), out of connections (53300), a
- * deadlock or serialization failure that outlived its retries, the process's own limit on waiting
- * for the database (`DatabaseBusyError`), or the network. The sender is told 503 with Retry-After.
+ * The connection to the primary broke, or the server it reached no longer takes writes: the
+ * connection broke (SQLSTATE class 08, or as the network reports it), the server is shutting down
+ * or starting (57P01–57P03), it is read-only (25006: a standby, or a primary since demoted), or no
+ * host takes writes (`NoPrimaryError`). The primary may have moved: the driver asks the hosts again.
  */
-export function isTransientDbError(err: unknown): boolean {
-  if (err instanceof DatabaseBusyError) return true;
+export function isConnectionLoss(err: unknown): boolean {
+  if (err instanceof NoPrimaryError) return true;
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string') {
     if (TRANSIENT_NETWORK_CODES.has(code)) return true;
-    if (/^08/.test(code) || ['57P01', '57P02', '57P03', '53300', '40001', '40P01'].includes(code))
-      return true;
+    if (/^08/.test(code) || ['57P01', '57P02', '57P03', '25006'].includes(code)) return true;
   }
   return TRANSIENT_MESSAGES.test(err.message);
+}
+
+/**
+ * A failure that says nothing about the delivery and will pass: a lost connection or primary
+ * (`isConnectionLoss`), out of connections (53300), a deadlock or serialization failure that
+ * outlived its retries, or the process's own limit on waiting for the database
+ * (`DatabaseBusyError`). The sender is told 503 with Retry-After.
+ */
+export function isTransientDbError(err: unknown): boolean {
+  if (err instanceof DatabaseBusyError || isConnectionLoss(err)) return true;
+  const code = err instanceof Error ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && ['53300', '40001', '40P01'].includes(code);
 }
 
 /**
@@ -113,6 +124,14 @@ export class DatabaseBusyError extends Error {
   constructor() {
     super('too many requests waiting for the database');
     this.name = 'DatabaseBusyError';
+  }
+}
+
+/** No host of the connection string takes writes now: during a failover, before a standby is promoted. */
+export class NoPrimaryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoPrimaryError';
   }
 }
 

@@ -1,39 +1,49 @@
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import { LIMITS } from '../limits.ts';
-import { transactionStatements, type Database, type QueryResult } from './database.ts';
+import { readDatabaseUrl } from '../database-url.ts';
+import { isConnectionLoss, transactionStatements, type Database, type QueryResult } from './database.ts';
+import { createPrimary } from './primary.ts';
 import { statementName } from './statement-names.ts';
 
 // count(*) and other bigints arrive as numbers, as they do from PGlite.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 /**
- * A pool of connections to a PostgreSQL server. A server restart or a killed backend must never
- * end the process: every client has an error listener for its whole life, idle or checked out (a
- * checked-out client's error otherwise has no listener, and Node exits), and a client that failed
- * is destroyed, never handed out again. The error reaches the caller as a rejected query.
+ * Pools of connections to a PostgreSQL server, one per host of the connection string, used through
+ * the one that takes writes now (primary.ts). A server restart, a killed backend or a failover must
+ * never end the process: every client has an error listener for its whole life, idle or checked
+ * out (a checked-out client's error otherwise has no listener, and Node exits), and a client that
+ * failed is destroyed, never handed out again. The error reaches the caller as a rejected query;
+ * one that says the primary may have moved has the hosts asked again at the next call.
  */
 export function createPostgresDb(
   connectionString: string,
   opts: { max?: number; onConnectionError?: (err: Error) => void } = {},
 ): Database {
-  const pool = new pg.Pool({
-    ...connectionConfig(connectionString),
-    max: opts.max ?? LIMITS.pgPoolSize,
-    connectionTimeoutMillis: LIMITS.pgConnectTimeoutMs,
-  });
+  const { hosts, target } = readDatabaseUrl(connectionString, process.env.PGTARGETSESSIONATTRS);
   const failed = new WeakSet<pg.PoolClient>();
   const report = (err: Error) => opts.onConnectionError?.(err);
-  pool.on('connect', (client) => {
-    client.on('error', (err) => {
-      failed.add(client);
-      report(err);
+  const pools = hosts.map((host) => {
+    const config = connectionConfig(host);
+    const pool = new pg.Pool({
+      ...config,
+      max: opts.max ?? LIMITS.pgPoolSize,
+      connectionTimeoutMillis: LIMITS.pgConnectTimeoutMs,
     });
+    pool.on('connect', (client) => {
+      client.on('error', (err) => {
+        failed.add(client);
+        report(err);
+      });
+    });
+    // The pool re-emits an idle client's error; the listener above has already reported it.
+    pool.on('error', () => undefined);
+    return { pool, name: `${config.host ?? ''}:${config.port ?? ''}` };
   });
-  // The pool re-emits an idle client's error; the listener above has already reported it.
-  pool.on('error', () => undefined);
+  const primary = createPrimary(pools, { target, retryMs: LIMITS.primaryRetryMs });
 
-  const run = async <T>(client: pg.Pool | pg.PoolClient, sql: string, params?: readonly unknown[]) => {
+  const run = async <T>(client: pg.PoolClient, sql: string, params?: readonly unknown[]) => {
     const name = params && params.length > 0 ? statementName(sql) : undefined;
     const res = await (name
       ? client.query({ name, text: sql, values: params as unknown[] })
@@ -41,32 +51,47 @@ export function createPostgresDb(
     return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 } satisfies QueryResult<T>;
   };
 
+  /** Runs `use` on a connection to the primary; a connection that failed is destroyed, not returned. */
+  const withClient = async <T>(use: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const { client, pool } = await primary.connect();
+    try {
+      return await use(client);
+    } catch (err) {
+      if (isConnectionLoss(err)) {
+        failed.add(client);
+        primary.lost(pool);
+      }
+      throw err;
+    } finally {
+      client.release(failed.has(client));
+    }
+  };
+
   return {
     kind: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
-    async withTransaction(fn) {
-      const client = await pool.connect();
-      const { tx, end } = transactionStatements((sql, params) => run(client, sql, params), {
-        oneAtATime: true,
-      });
-      try {
-        await client.query('BEGIN');
-        const result = await fn(tx).finally(end);
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
+    query: (sql, params) => withClient((client) => run(client, sql, params)),
+    withTransaction: (fn) =>
+      withClient(async (client) => {
+        const { tx, end } = transactionStatements((sql, params) => run(client, sql, params), {
+          oneAtATime: true,
+        });
         try {
-          if (!failed.has(client)) await client.query('ROLLBACK');
-        } catch {
-          failed.add(client); // the connection is gone
+          await client.query('BEGIN');
+          const result = await fn(tx).finally(end);
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          try {
+            if (!failed.has(client)) await client.query('ROLLBACK');
+          } catch {
+            failed.add(client); // the connection is gone
+          }
+          throw err;
         }
-        throw err;
-      } finally {
-        // A client whose connection failed is destroyed, not returned to the pool.
-        client.release(failed.has(client));
-      }
+      }),
+    close: async () => {
+      await Promise.all(pools.map(({ pool }) => pool.end()));
     },
-    close: () => pool.end(),
   };
 }
 
