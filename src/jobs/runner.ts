@@ -67,7 +67,9 @@ export interface Runner {
  * Runs each step in a loop of its own, so none waits for another (a text provider answers in
  * hundreds of ms; a webhook must not wait for it). A loop goes again at once after a full round (a
  * backlog), and after `pollMs` otherwise: under a steady stream a round then takes all that came in
- * meanwhile for the same few statements. A round that throws is logged and tried at the next turn.
+ * meanwhile for the same few statements. A round that throws is logged and tried at the next turn;
+ * while the database is unavailable a step is paused (logged once) and resumes (logged) on its first
+ * round that goes through.
  */
 export function createRunner(
   steps: readonly Step<object>[],
@@ -77,6 +79,8 @@ export function createRunner(
   const running = new Map<string, Promise<void>>();
   const timers = new Map<string, NodeJS.Timeout>();
   const again = new Set<string>();
+  /** Steps whose rounds fail because the database is unavailable, and since when. */
+  const pausedSince = new Map<string, number>();
   const turn = (step: Step<object>) => {
     if (stopped) return;
     if (running.has(step.name)) {
@@ -91,11 +95,21 @@ export function createRunner(
         full = round.full;
         if (didSomething(round.result))
           opts.log.info({ [opts.label]: { step: step.name, ...round.result } }, `${opts.label} round`);
+        const since = pausedSince.get(step.name);
+        if (since !== undefined) {
+          pausedSince.delete(step.name);
+          opts.log.info(
+            { [opts.label]: { step: step.name, paused_ms: Date.now() - since } },
+            `${opts.label} resumed: the database answers again`,
+          );
+        }
       } catch (err) {
-        opts.log.warn(
-          { err, transient: isTransientDbError(err) },
-          `${opts.label} round failed; trying again`,
-        );
+        // One line for an outage (a restart, a failover), not one a round until it ends.
+        if (!isTransientDbError(err)) opts.log.warn({ err }, `${opts.label} round failed; trying again`);
+        else if (!pausedSince.has(step.name)) {
+          pausedSince.set(step.name, Date.now());
+          opts.log.warn({ err }, `${opts.label} paused: the database is unavailable`);
+        }
       }
       running.delete(step.name);
       if (stopped) return;
