@@ -42,18 +42,26 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startCluster(): Promise<Cluster> {
-  const bin = postgresBinDir();
-  const dir = mkdtempSync(join(tmpdir(), 'leadgate-faults-pg-'));
-  const data = join(dir, 'data');
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
+/** A new temp directory the server's user owns (as root: the `postgres` user's). */
+export function serverDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     chownSync(dir, uid, gid);
   }
-  // Asynchronous, so the senders in this process go on sending while PostgreSQL is down.
-  const run = (tool: string, args: string[]) =>
+  return dir;
+}
+
+/**
+ * Runs one of the server's tools (initdb, pg_ctl, pg_basebackup) as the server's user, without
+ * blocking: the senders in this process go on sending while PostgreSQL is down. A failure says
+ * what the tool printed and `context()` (the server's log).
+ */
+export function serverTool(context: () => string) {
+  const bin = postgresBinDir();
+  const asRoot = process.getuid?.() === 0;
+  return (tool: string, args: string[]) =>
     new Promise<void>((resolve, reject) => {
       const [command, argv] = asRoot
         ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]]
@@ -66,24 +74,32 @@ export async function startCluster(): Promise<Cluster> {
       child.once('exit', (code) =>
         code === 0
           ? resolve()
-          : reject(new Error(`${tool} ${args.join(' ')} failed (${code}):\n${output}\n${logTail()}`)),
+          : reject(new Error(`${tool} ${args.join(' ')} failed (${code}):\n${output}\n${context()}`)),
       );
     });
+}
 
-  // The server's own log, for a tool's failure (why the server was not there to stop): its last
-  // lines but the refusals of connections while it starts.
-  const logTail = () => {
-    try {
-      const lines = readFileSync(join(dir, 'postgres.log'), 'utf8')
-        .split('\n')
-        .filter(
-          (l) => !/the database system is (starting up|not yet accepting)|Consistent recovery state/.test(l),
-        );
-      return `postgres.log, last lines:\n${lines.slice(-40).join('\n')}`;
-    } catch {
-      return 'no postgres.log';
-    }
-  };
+/**
+ * The last lines of a server's log but the refusals of connections while it starts: for a tool's
+ * failure (why the server was not there to stop).
+ */
+export function logTail(file: string): string {
+  try {
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(
+        (l) => !/the database system is (starting up|not yet accepting)|Consistent recovery state/.test(l),
+      );
+    return `${file}, last lines:\n${lines.slice(-40).join('\n')}`;
+  } catch {
+    return `no ${file}`;
+  }
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const dir = serverDir('leadgate-faults-pg-');
+  const data = join(dir, 'data');
+  const run = serverTool(() => logTail(join(dir, 'postgres.log')));
   await run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=100`;

@@ -10,6 +10,8 @@ export interface Ack {
   key: string;
   lead_id: string;
   replay: boolean;
+  /** performance.now() when the answer came. */
+  at: number;
 }
 
 export interface SenderStats {
@@ -20,6 +22,10 @@ export interface SenderStats {
   refused: Array<{ status: number; body: string }>;
   attempts: number;
   transient: number;
+  /** How many answers had each status (0: the connection broke). */
+  statuses: Record<number, number>;
+  /** 503 answers that did not say when to retry (`Retry-After`). */
+  withoutRetryAfter: number;
   /** Set when the run is lost anyway (a process died by itself): senders stop at once. */
   stopped: boolean;
 }
@@ -29,7 +35,16 @@ const BACKOFF_MS = [50, 100, 200, 400, 800];
 const BUDGET_MS = 45_000;
 
 export function newStats(): SenderStats {
-  return { acks: [], gaveUp: 0, refused: [], attempts: 0, transient: 0, stopped: false };
+  return {
+    acks: [],
+    gaveUp: 0,
+    refused: [],
+    attempts: 0,
+    transient: 0,
+    statuses: {},
+    withoutRetryAfter: 0,
+    stopped: false,
+  };
 }
 
 export function contactBody(contact: number, round: string): object {
@@ -68,12 +83,20 @@ export async function deliver(
       });
       status = res.status;
       text = await res.text();
+      if (status === 503 && !res.headers.get('retry-after')) stats.withoutRetryAfter++;
     } catch {
       status = 0; // the connection broke: the process died, or is restarting
     }
+    stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
     if (status === 200) {
       const body = JSON.parse(text) as { lead_id: string; idempotent_replay?: boolean };
-      const ack = { contact, key, lead_id: body.lead_id, replay: body.idempotent_replay === true };
+      const ack = {
+        contact,
+        key,
+        lead_id: body.lead_id,
+        replay: body.idempotent_replay === true,
+        at: performance.now(),
+      };
       stats.acks.push(ack);
       return ack;
     }
