@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '../src/db/index.ts';
 import { ADMIN_KEY, createTestApp, seedSource, type TestApp } from './support/app.ts';
-import { createTestDb, editQuery, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
+import { createTestDb, editQuery, readOnlyUrl, TEST_DATABASE_URL, type TestDb } from './support/db.ts';
 import { GATEWAY } from './support/deliver.ts';
 
 /**
@@ -18,10 +18,7 @@ describe.runIf(TEST_DATABASE_URL)('no host of DATABASE_URL takes writes', () => 
   beforeAll(async () => {
     testDb = await createTestDb();
     src = await seedSource(testDb.db);
-    const url = editQuery(testDb.url ?? '', (p) => {
-      p.set('options', `${p.get('options') ?? ''} -c default_transaction_read_only=on`);
-      p.set('target_session_attrs', 'read-write');
-    });
+    const url = editQuery(readOnlyUrl(testDb.url ?? ''), (p) => p.set('target_session_attrs', 'read-write'));
     standbyOnly = await createDb({ databaseUrl: url });
     // The app is built while its database takes writes (it keeps a setting at start), then loses it.
     let current: Database = testDb.db;

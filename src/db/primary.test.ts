@@ -1,6 +1,12 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, editQuery, TEST_DATABASE_URL, type TestDb } from '../../test/support/db.ts';
+import {
+  createTestDb,
+  editQuery,
+  readOnlyUrl,
+  TEST_DATABASE_URL,
+  type TestDb,
+} from '../../test/support/db.ts';
 import { freePort } from '../../test/faults/cluster.ts';
 import { isTransientDbError, NoPrimaryError, type Database } from './database.ts';
 import { createPostgresDb } from './postgres.ts';
@@ -116,9 +122,7 @@ describe.runIf(TEST_DATABASE_URL)('a DATABASE_URL with several hosts', () => {
   });
 
   it('When the only host does not take writes (a standby, or read-only), then read-write refuses every call as no primary, and any lets the write fail as unavailable', async () => {
-    const readOnly = editQuery(t.url ?? '', (p) =>
-      p.set('options', `${p.get('options') ?? ''} -c default_transaction_read_only=on`),
-    );
+    const readOnly = readOnlyUrl(t.url ?? '');
     const strict = open(editQuery(readOnly, (p) => p.set('target_session_attrs', 'read-write')));
     for (const call of [() => strict.query('SELECT 1'), () => strict.query('SELECT 1')]) {
       const err = await call().catch((e: unknown) => e);
@@ -134,9 +138,7 @@ describe.runIf(TEST_DATABASE_URL)('a DATABASE_URL with several hosts', () => {
   });
 
   it('When the read-write target is named by PGTARGETSESSIONATTRS, then it holds as if in the URL', async () => {
-    const readOnly = editQuery(t.url ?? '', (p) =>
-      p.set('options', `${p.get('options') ?? ''} -c default_transaction_read_only=on`),
-    );
+    const readOnly = readOnlyUrl(t.url ?? '');
     process.env.PGTARGETSESSIONATTRS = 'read-write';
     try {
       const db = open(readOnly);

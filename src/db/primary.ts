@@ -26,19 +26,25 @@ const CHECKS: Record<Exclude<TargetSessionAttrs, 'any'>, string> = {
   primary: 'SELECT NOT pg_is_in_recovery() AS ok',
 };
 
+interface Host {
+  pool: pg.Pool;
+  /** host:port, for the errors that say why a host was passed over. */
+  name: string;
+}
+
 export function createPrimary(
-  pools: ReadonlyArray<{ pool: pg.Pool; name: string }>,
+  pools: readonly Host[],
   opts: { target: TargetSessionAttrs; retryMs: number; now?: () => number },
 ): Primary {
   const now = opts.now ?? Date.now;
   const check = opts.target === 'any' ? undefined : CHECKS[opts.target];
   const checked = new WeakSet<pg.PoolClient>();
-  const only = pools.length === 1 && !check ? pools[0]?.pool : undefined;
+  const only = pools.length === 1 && !check ? pools[0] : undefined;
   let current = only;
-  let finding: Promise<pg.Pool> | undefined;
+  let finding: Promise<Host> | undefined;
   let missed: { at: number; err: NoPrimaryError } | undefined;
 
-  const connectTo = async (pool: pg.Pool, name: string): Promise<pg.PoolClient> => {
+  const connectTo = async ({ pool, name }: Host): Promise<pg.PoolClient> => {
     const client = await pool.connect();
     if (!check || checked.has(client)) return client;
     let ok = false;
@@ -52,23 +58,25 @@ export function createPrimary(
     return client;
   };
 
-  const find = (): Promise<pg.Pool> => {
+  const find = (): Promise<Host> => {
     if (finding) return finding;
     if (missed && now() - missed.at < opts.retryMs) return Promise.reject(missed.err);
-    const answers = pools.map(async ({ pool, name }) => {
+    const answers = pools.map(async (host) => {
       try {
-        (await connectTo(pool, name)).release();
-        return pool;
+        (await connectTo(host)).release();
+        return host;
       } catch (err) {
-        throw err instanceof NoPrimaryError ? err : new NoPrimaryError(`${name}: ${(err as Error).message}`);
+        throw err instanceof NoPrimaryError
+          ? err
+          : new NoPrimaryError(`${host.name}: ${(err as Error).message}`);
       }
     });
     finding = (check ? Promise.any(answers) : firstInOrder(answers))
       .then(
-        (pool) => {
-          current = pool;
+        (host) => {
+          current = host;
           missed = undefined;
-          return pool;
+          return host;
         },
         (err: AggregateError) => {
           const why = (err.errors as Error[]).map((e) => e.message).join('; ');
@@ -83,17 +91,16 @@ export function createPrimary(
     return finding;
   };
 
-  const nameOf = new Map(pools.map(({ pool, name }) => [pool, name]));
   const lost = (pool: pg.Pool) => {
-    if (current === pool && !only) current = undefined;
+    if (current?.pool === pool && !only) current = undefined;
   };
   return {
     async connect() {
-      const pool = current ?? (await find());
+      const host = current ?? (await find());
       try {
-        return { client: await connectTo(pool, nameOf.get(pool) ?? ''), pool };
+        return { client: await connectTo(host), pool: host.pool };
       } catch (err) {
-        lost(pool);
+        lost(host.pool);
         throw err;
       }
     },

@@ -4,7 +4,7 @@ import { startReceiver } from '../support/receiver.ts';
 import { Gateway } from './gateways.ts';
 import { startReplicatedPair, type ReplicatedPair } from './replication.ts';
 import { newStats, runJobs, type SenderStats } from './senders.ts';
-import { createSource, eventVerdict, failuresOf, loadJobs, verdict } from './verdicts.ts';
+import { adminPost, createSource, eventVerdict, failuresOf, loadJobs, verdict } from './verdicts.ts';
 
 /**
  * Failover (docs/high-availability.md): two gateway processes on a primary and its synchronous
@@ -23,16 +23,6 @@ const lines: string[] = [];
 afterAll(() => {
   process.stdout.write(`\n${lines.join('\n')}\n\n`);
 });
-
-/** Posts as the admin API's key; the answer's status and JSON. */
-async function admin(url: string, path: string, body: object = {}) {
-  const res = await fetch(`${url}/v1/admin${path}`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer fault-suite', 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, string> };
-}
 
 const deliverOnce = (url: string, token: string, phone: string) =>
   fetch(`${url}/v1/inbound-lead-gateway`, {
@@ -84,7 +74,8 @@ describe('failover: the primary killed under load, its synchronous standby promo
     let promotedAt = 0;
     const gapReadiness: number[] = [];
     const failover = async () => {
-      newToken = (await admin(urls()[0] ?? '', `/sources/${doomed.source_id}/regenerate`)).body.token ?? '';
+      newToken =
+        (await adminPost(urls()[0] ?? '', `/sources/${doomed.source_id}/regenerate`, {}, 200)).token ?? '';
       pair?.killA();
       await new Promise((resolve) => setTimeout(resolve, 1_000)); // no primary for a second
       gapReadiness.push(...(await Promise.all(urls().map(readyz))));

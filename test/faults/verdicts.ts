@@ -34,6 +34,22 @@ export async function verdict(db: Database, agentId: string, acks: Ack[]): Promi
   };
 }
 
+/** A POST to a process's admin API with the fault suite's key; its JSON, or an error when the status is not `expected`. */
+export async function adminPost(
+  url: string,
+  path: string,
+  body: object,
+  expected: number,
+): Promise<Record<string, string>> {
+  const res = await fetch(`${url}/v1/admin${path}`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer fault-suite', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== expected) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, string>;
+}
+
 /** The jobs of one load: most contacts once; some to both processes at once with one key; some again later with a new key. */
 export function loadJobs(stats: SenderStats, urls: () => string[], token: string, contacts: number) {
   const jobs: Array<() => Promise<unknown>> = [];
@@ -58,15 +74,7 @@ export async function createSource(
   url: string,
   destinationUrl?: string,
 ): Promise<{ agent_id: string; source_id: string; token: string }> {
-  const post = async (path: string, body: object) => {
-    const res = await fetch(`${url}/v1/admin${path}`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer fault-suite', 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as Record<string, string>;
-  };
+  const post = (path: string, body: object) => adminPost(url, path, body, 201);
   const agent = await post('/agents', { name: 'Fault Agent', timezone: 'America/Chicago' });
   const source = await post(`/agents/${agent.agent_id}/sources`, { name: 'Fault Source' });
   if (destinationUrl)

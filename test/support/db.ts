@@ -40,6 +40,13 @@ export function urlWithSchema(base: string, schema: string): string {
   return editQuery(base, (p) => p.set('options', `-c search_path=${schema}`));
 }
 
+/** A URL whose server takes no writes, as a standby does not (`default_transaction_read_only`). */
+export function readOnlyUrl(url: string): string {
+  return editQuery(url, (p) =>
+    p.set('options', `${p.get('options') ?? ''} -c default_transaction_read_only=on`),
+  );
+}
+
 /**
  * A fresh, migrated database for one test file: an embedded PGlite in memory (started from the
  * run's migrated database when there is one), or on PostgreSQL a schema of its own (so test files
